@@ -1,0 +1,34 @@
+#!/bin/bash
+# Boot an Image in QEMU (-M virt -cpu cortex-a76, the Pi 5 stand-in).
+# Usage: boot.sh IMAGE LOG   with MEM, SMP, CMDLINE, QEMU_ARGS, TIMEOUT,
+# INITRD from the environment. Succeeds when the guest's /init finished
+# ("RIG done") and the machine powered off; otherwise prints the log's tail.
+. "$(dirname "$0")/lib.sh"
+
+image=$1 log=$2
+MEM=${MEM:-4G}
+SMP=${SMP:-4}
+TIMEOUT=${TIMEOUT:-180}
+INITRD=${INITRD:-$BUILD/initramfs.cpio}
+[ -f "$image" ] || die "no kernel image at $image"
+[ -f "$INITRD" ] || die "no initramfs at $INITRD"
+mkdir -p "$(dirname "$log")"
+
+# shellcheck disable=SC2086
+timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
+	-M virt -cpu cortex-a76 -smp "$SMP" -m "$MEM" -nographic -no-reboot \
+	-kernel "$image" -initrd "$INITRD" \
+	-append "console=ttyAMA0 panic=-1 ${CMDLINE:-}" \
+	${QEMU_ARGS:-} </dev/null >"$log" 2>&1
+rc=$?
+tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	tail -20 "$log" >&2
+	echo "error: boot timed out after ${TIMEOUT}s ($log)" >&2
+	exit 1
+fi
+if ! grep -q '^RIG done' "$log"; then
+	tail -20 "$log" >&2
+	echo "error: guest did not finish (qemu exit $rc, $log)" >&2
+	exit 1
+fi

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Build an arm64 Image out of tree: allnoconfig + configs/ fragments.
+# Usage: build.sh [extra fragment...]   (PAGES, KERNEL, VARIANT from env)
+. "$(dirname "$0")/lib.sh"
+check_pages "$PAGES"
+
+ver=$KERNEL
+[ -n "${KERNEL_SRC:-}" ] && ver=custom
+O=$(outdir)
+mkdir -p "$O"
+
+frags=("$TOP/configs/qemu.config" "$TOP/configs/pages-$PAGES.config")
+case "$VARIANT" in
+emu|noemu)
+	frags+=("$TOP/configs/numa.config")
+	f=$TOP/configs/$VARIANT-${KERNEL}.config
+	[ -f "$f" ] && frags+=("$f") ;;
+nonuma) ;;
+*) die "VARIANT=$VARIANT is not known (emu, noemu, nonuma)" ;;
+esac
+frags+=("$@")
+
+# Merge the fragments on top of allnoconfig, then check that every option
+# they ask for made it into .config.
+cat "${frags[@]}" >"$O/fragments.config"
+if [ ! -f "$O/.config" ] || ! cmp -s "$O/fragments.config" "$O/fragments.used"; then
+	(cd "$TREE" && KCONFIG_ALLCONFIG="$O/fragments.config" \
+		make -s O="$O" allnoconfig >/dev/null) || die "allnoconfig failed"
+	cp "$O/fragments.config" "$O/fragments.used"
+fi
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		opt=${line%%=*}
+		grep -qxF "$line" "$O/.config" || { echo "error: $opt: asked for '$line', .config has '$(grep -E "^(# )?$opt[= ]" "$O/.config" || echo nothing)'" >&2; bad=1; } ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		grep -q "^$opt=" "$O/.config" && { echo "error: $opt: asked to be off, but it is on" >&2; bad=1; } ;;
+	esac
+done <"$O/fragments.config"
+[ "$bad" -eq 0 ] || die "config fragments not satisfied in $O/.config"
+
+export CCACHE_DEPEND=1 CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+ccache -M 5G >/dev/null 2>&1 || true
+cc="${CROSS_COMPILE}gcc"
+command -v ccache >/dev/null && cc="ccache $cc"
+make -C "$TREE" -s O="$O" CC="$cc" KBUILD_BUILD_TIMESTAMP="2000-01-01" \
+	KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig \
+	-j"$(nproc)" Image ${W:+W=$W} ${C:+C=$C} >"$O/build.log" 2>&1 ||
+	{ tail -30 "$O/build.log" >&2; die "kernel build failed ($O/build.log)"; }
+echo "$O/arch/arm64/boot/Image"

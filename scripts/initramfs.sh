@@ -1,0 +1,60 @@
+#!/bin/bash
+# Guest userland: Debian's real arm64 busybox and numactl (fetched with
+# apt-get download, unpacked with dpkg -x, never installed on the host),
+# static helpers from guest/, and guest/init as /init.
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/initramfs.cpio
+root=$BUILD/rootfs
+debs=$BUILD/debs
+inputs=$(cat "$TOP"/guest/* "$0" | sha1sum | cut -c1-40)
+[ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$inputs" ] && { echo "$out"; exit 0; }
+
+pkgs=(busybox-static numactl libnuma1 libc6)
+mkdir -p "$debs"
+for p in "${pkgs[@]}"; do
+	ls "$debs/${p}_"*_arm64.deb >/dev/null 2>&1 && continue
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64 || die "cannot add the arm64 architecture (need root)"
+		apt-get update -qq || die "apt-get update failed"
+	fi
+	(cd "$debs" && apt-get download -qq "$p:arm64" >/dev/null 2>&1) || {
+		apt-get update -qq >/dev/null 2>&1 || true
+		(cd "$debs" && apt-get download -qq "$p:arm64") || die "cannot download $p:arm64"
+	}
+done
+
+rm -rf "$root"
+mkdir -p "$root"
+for d in "$debs"/*.deb; do dpkg -x "$d" "$root"; done
+rm -rf "$root"/usr/share "$root"/usr/lib/aarch64-linux-gnu/gconv "$root"/usr/libexec "$root"/etc/ld.so.conf.d
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,root,usr/bin,usr/sbin,opt/rig}
+install -m 0755 "$TOP/guest/init" "$root/init"
+for src in "$TOP"/guest/*.c; do
+	[ -f "$src" ] || continue
+	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$root/opt/rig/$(basename "$src" .c)" "$src" ||
+		die "cannot build guest helper $src"
+done
+for extra in ${GUEST_EXTRA:-}; do cp -a "$extra" "$root/opt/rig/"; done
+
+# gen_init_cpio from the kernel tree builds the archive without root.
+gen=$BUILD/gen_init_cpio
+[ -x "$gen" ] || gcc -O2 -o "$gen" "$TREE/usr/gen_init_cpio.c" || die "cannot build gen_init_cpio"
+list=$BUILD/initramfs.list
+{
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	(cd "$root" && find . -mindepth 1 | sort) | while read -r f; do
+		p=${f#.}
+		if [ -L "$root$p" ]; then
+			echo "slink $p $(readlink "$root$p") 0777 0 0"
+		elif [ -d "$root$p" ]; then
+			echo "dir $p 0755 0 0"
+		else
+			echo "file $p $root$p $(stat -c %a "$root$p") 0 0"
+		fi
+	done
+} >"$list"
+"$gen" "$list" >"$out.tmp" || die "gen_init_cpio failed"
+mv "$out.tmp" "$out"
+echo "$inputs" >"$out.stamp"
+echo "$out"

@@ -1,0 +1,68 @@
+# Shared settings and helpers, sourced by the other scripts.
+# shellcheck shell=bash
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KERNEL=${KERNEL:-6.1}
+PAGES=${PAGES:-16k}
+ARCH=arm64
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+export ARCH CROSS_COMPILE
+
+if [ -n "${KERNEL_SRC:-}" ]; then
+	TREE=$BUILD/linux-custom
+else
+	TREE=$BUILD/linux-$KERNEL
+fi
+
+# Patch series for this kernel: the product for 6.1, a subset for others.
+SERIES_DIR=$TOP/patches
+SERIES_FILE=${SERIES_FILE:-$SERIES_DIR/series}
+
+die() { echo "error: $*" >&2; exit 1; }
+say() { echo ">>> $*" >&2; }
+
+# step "description" cmd...: run cmd, report how long it took.
+step() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	say "$what ..."
+	"$@" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		say "$what FAILED after $(($(date +%s) - t0)) s"
+		return "$rc"
+	fi
+	say "$what done in $(($(date +%s) - t0)) s"
+}
+
+check_pages() {
+	case "$1" in
+	4k|16k|64k) ;;
+	*) die "PAGES=$1 is not supported (use 4k, 16k or 64k)" ;;
+	esac
+}
+
+# Configuration variant: "emu" (default: NUMA + NUMA emulation), "noemu"
+# (NUMA, emulation compiled out), "nonuma".
+VARIANT=${VARIANT:-emu}
+outdir() { echo "$BUILD/out/$(basename "$TREE")-$PAGES-$VARIANT"; }
+
+# The patch files named by $SERIES_FILE, one path per line.
+series_patches() {
+	[ -f "$SERIES_FILE" ] || return 0
+	local p
+	grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_FILE" | while read -r p _; do
+		[ -f "$SERIES_DIR/$p" ] || die "$SERIES_FILE names $p, which does not exist"
+		echo "$SERIES_DIR/$p"
+	done
+}
+
+# A checksum of the series file and every patch it names.
+series_stamp() {
+	{
+		echo "$SERIES_FILE"
+		series_patches | while read -r p; do sha1sum "$p"; done
+	} | sha1sum | cut -c1-40
+}
