@@ -22,6 +22,9 @@ else
 fi
 (
 	cd "$tmp"
+	# Debian's tree ignores everything at the top level ("/*"), which would
+	# hide new files from git; drop those two lines so "git add" sees them.
+	[ -f .gitignore ] && sed -i -e '\#^/\*$#d' -e '\#^!/debian/$#d' .gitignore
 	git init -q
 	git config user.name "numa-emu rig"
 	git config user.email "rig@localhost"
