@@ -28,18 +28,8 @@ if [ ! -f "$O/.config" ] || ! cmp -s "$O/fragments.config" "$O/fragments.used"; 
 		make -s O="$O" allnoconfig >/dev/null) || die "allnoconfig failed"
 	cp "$O/fragments.config" "$O/fragments.used"
 fi
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*)
-		opt=${line%%=*}
-		grep -qxF "$line" "$O/.config" || { echo "error: $opt: asked for '$line', .config has '$(grep -E "^(# )?$opt[= ]" "$O/.config" || echo nothing)'" >&2; bad=1; } ;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }; opt=${opt%% *}
-		grep -q "^$opt=" "$O/.config" && { echo "error: $opt: asked to be off, but it is on" >&2; bad=1; } ;;
-	esac
-done <"$O/fragments.config"
-[ "$bad" -eq 0 ] || die "config fragments not satisfied in $O/.config"
+"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" ||
+	die "config fragments not satisfied in $O/.config"
 
 export CCACHE_DEPEND=1 CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 ccache -M 5G >/dev/null 2>&1 || true

@@ -1,0 +1,110 @@
+#!/bin/bash
+# make check: every test layer; ends with "N passed, N failed".
+. "$(dirname "$0")/../scripts/lib.sh"
+RES=$BUILD/results
+rm -rf "$RES"
+mkdir -p "$RES" "$BUILD/logs/check"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; echo "| $1 | pass | ${2:-} |" >>"$RES/table.md"; }
+ko() { fail=$((fail + 1)); echo "FAIL $1: $2"; echo "| $1 | **FAIL** | $2 |" >>"$RES/table.md"; }
+echo "| test | result | detail |" >"$RES/table.md"
+echo "|---|---|---|" >>"$RES/table.md"
+
+step "checking packages" "$TOP/scripts/deps.sh"
+"$TOP/scripts/tree.sh" || { ko tree "series does not apply"; echo "$pass passed, $fail failed"; exit 1; }
+
+# Layer 1: refresh round trip (patches/ -> tree -> patches/) is byte-identical.
+saved=$(mktemp -d)
+cp -a "$SERIES_DIR/." "$saved/"
+if "$TOP/scripts/refresh.sh" 2>/dev/null && diff -r "$saved" "$SERIES_DIR" >"$RES/refresh.diff"; then
+	ok refresh-round-trip "$(grep -vc '^#' "$SERIES_FILE") patches"
+else
+	ko refresh-round-trip "patches/ changed (see $RES/refresh.diff)"
+	rm -rf "${SERIES_DIR:?}"/* && cp -a "$saved/." "$SERIES_DIR/"
+fi
+rm -rf "$saved"
+
+# Layer 2: kernels. Each config is built once; fragments must survive
+# olddefconfig.
+BASE_TREE=$BUILD/linux-$KERNEL-base
+if [ -z "${KERNEL_SRC:-}" ] && [ ! -d "$BASE_TREE" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
+fi
+declare -A IMAGE
+build_one() { # key pages variant tree
+	local key=$1 O log=$BUILD/logs/check/build-$1.log
+	if TREE=$4 PAGES=$2 VARIANT=$3 step "build $key" "$TOP/scripts/build.sh" >"$log" 2>&1; then
+		O=$(TREE=$4 PAGES=$2 VARIANT=$3 outdir)
+		IMAGE[$key]=$O/arch/arm64/boot/Image
+		cp "$O/.config" "$O/.config.before"
+		if make -C "$4" -s O="$O" olddefconfig >/dev/null 2>&1 &&
+			"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" 2>"$RES/config-$key.err"; then
+			ok "config-$key" "fragments intact after olddefconfig"
+		else
+			ko "config-$key" "$(head -1 "$RES/config-$key.err")"
+		fi
+		ok "build-$key"
+	else
+		ko "build-$key" "$(grep -m1 error "$log" || tail -1 "$log")"
+	fi
+}
+for p in 16k 4k 64k; do build_one "$p-emu" "$p" emu "$TREE"; done
+build_one 16k-noemu 16k noemu "$TREE"
+[ -d "$BASE_TREE" ] && build_one 16k-base 16k noemu "$BASE_TREE"
+step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+
+# Layer 3: boots, two guests at a time, judged against the rules.
+boot_case() { # line from boots.txt
+	IFS='|' read -r name kernel mem smp cmdline expect <<<"$1"
+	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
+	cmdline=$(echo $cmdline) expect=$(echo $expect)
+	local image=${IMAGE[$kernel]:-} log=$BUILD/logs/check/boot-$name.log verdict
+	if [ -z "$image" ]; then
+		echo "FAIL|$name|no kernel $kernel"
+		return
+	fi
+	if ! MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=facts" TIMEOUT=120 \
+		"$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
+		echo "FAIL|$name|boot did not finish ($log)"
+		return
+	fi
+	if verdict=$(python3 "$TOP/tests/judge.py" "$log" "${kernel%%-*}" "$mem" "$cmdline" "$expect"); then
+		echo "PASS|$name|$verdict"
+	else
+		echo "FAIL|$name|$verdict"
+	fi
+}
+export -f boot_case
+export TOP BUILD
+IMAGES=$(for k in "${!IMAGE[@]}"; do printf '[%s]=%q ' "$k" "${IMAGE[$k]}"; done)
+export IMAGES
+t0=$(date +%s)
+grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/boots.txt" |
+	xargs -P2 -I{} -d '\n' bash -c 'declare -A IMAGE=('"$IMAGES"'); boot_case "$1"' _ {} \
+	>"$RES/boots.out"
+while IFS='|' read -r r name detail; do
+	if [ "$r" = PASS ]; then ok "boot-$name" "$detail"; else ko "boot-$name" "$detail"; fi
+done < <(sort -t'|' -k2 "$RES/boots.out")
+say "boots took $(($(date +%s) - t0)) s"
+
+# Layer 4: off means off.
+"$TOP/tests/offcheck.sh" "$BUILD/logs/check" >"$RES/off.out" 2>&1 &&
+	ok off-means-off "$(tail -1 "$RES/off.out")" || ko off-means-off "$(tail -1 "$RES/off.out")"
+
+# Layer 5: KUnit.
+if step "kunit" "$TOP/tests/kunit.sh" >"$RES/kunit.out" 2>&1; then
+	ok kunit "$(grep -m1 'Testing complete' "$RES/kunit.out" | sed 's/.*Testing/Testing/')"
+else
+	ko kunit "$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
+fi
+
+# Layer 6: kernel hygiene.
+while IFS='|' read -r r name detail; do
+	if [ "$r" = PASS ]; then ok "$name" "$detail"; else ko "$name" "$detail"; fi
+done < <(O16=$(PAGES=16k VARIANT=emu outdir) "$TOP/tests/hygiene.sh")
+
+echo
+echo "results table: $RES/table.md"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
