@@ -10,7 +10,10 @@ ARCH=arm64
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export ARCH CROSS_COMPILE
 
-if [ -n "${KERNEL_SRC:-}" ]; then
+# The kernel tree to work on (TREE may be preset, e.g. to the base worktree).
+if [ -n "${TREE:-}" ]; then
+	:
+elif [ -n "${KERNEL_SRC:-}" ]; then
 	TREE=$BUILD/linux-custom
 else
 	TREE=$BUILD/linux-$KERNEL

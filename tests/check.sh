@@ -37,7 +37,6 @@ build_one() { # key pages variant tree
 	if TREE=$4 PAGES=$2 VARIANT=$3 step "build $key" "$TOP/scripts/build.sh" >"$log" 2>&1; then
 		O=$(TREE=$4 PAGES=$2 VARIANT=$3 outdir)
 		IMAGE[$key]=$O/arch/arm64/boot/Image
-		cp "$O/.config" "$O/.config.before"
 		if make -C "$4" -s O="$O" olddefconfig >/dev/null 2>&1 &&
 			"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" 2>"$RES/config-$key.err"; then
 			ok "config-$key" "fragments intact after olddefconfig"
