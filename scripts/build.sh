@@ -23,7 +23,7 @@ frags+=("$@")
 # Merge the fragments on top of allnoconfig, then check that every option
 # they ask for made it into .config.
 cat "${frags[@]}" >"$O/fragments.config"
-if [ ! -f "$O/.config" ] || ! cmp -s "$O/fragments.config" "$O/fragments.used"; then
+if ! grep -qx CONFIG_ARM64=y "$O/.config" 2>/dev/null || ! cmp -s "$O/fragments.config" "$O/fragments.used"; then
 	(cd "$TREE" && KCONFIG_ALLCONFIG="$O/fragments.config" \
 		make -s O="$O" allnoconfig >/dev/null) || die "allnoconfig failed"
 	cp "$O/fragments.config" "$O/fragments.used"

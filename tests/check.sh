@@ -4,11 +4,22 @@
 RES=$BUILD/results
 rm -rf "$RES"
 mkdir -p "$RES" "$BUILD/logs/check"
-pass=0 fail=0
+pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; echo "| $1 | pass | ${2:-} |" >>"$RES/table.md"; }
 ko() { fail=$((fail + 1)); echo "FAIL $1: $2"; echo "| $1 | **FAIL** | $2 |" >>"$RES/table.md"; }
 echo "| test | result | detail |" >"$RES/table.md"
+sk() { skip=$((skip + 1)); echo "SKIP $1: $2"; echo "| $1 | skip | $2 |" >>"$RES/table.md"; }
 echo "|---|---|---|" >>"$RES/table.md"
+# record "PASS|name|detail", "FAIL|..." and "SKIP|..." lines
+record() {
+	while IFS='|' read -r r name detail; do
+		case "$r" in
+		PASS) ok "$name" "$detail" ;;
+		SKIP) sk "$name" "$detail" ;;
+		*) ko "$name" "$detail" ;;
+		esac
+	done
+}
 
 step "checking packages" "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" || { ko tree "series does not apply"; echo "$pass passed, $fail failed"; exit 1; }
@@ -82,9 +93,7 @@ t0=$(date +%s)
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/boots.txt" |
 	xargs -P2 -I{} -d '\n' bash -c 'declare -A IMAGE=('"$IMAGES"'); boot_case "$1"' _ {} \
 	>"$RES/boots.out"
-while IFS='|' read -r r name detail; do
-	if [ "$r" = PASS ]; then ok "boot-$name" "$detail"; else ko "boot-$name" "$detail"; fi
-done < <(sort -t'|' -k2 "$RES/boots.out")
+record < <(sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/')
 say "boots took $(($(date +%s) - t0)) s"
 
 # Layer 4: off means off.
@@ -98,12 +107,17 @@ else
 	ko kunit "$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
 fi
 
-# Layer 6: kernel hygiene.
-while IFS='|' read -r r name detail; do
-	if [ "$r" = PASS ]; then ok "$name" "$detail"; else ko "$name" "$detail"; fi
-done < <(O16=$(PAGES=16k VARIANT=emu outdir) "$TOP/tests/hygiene.sh")
+# Layer 6: kernel hygiene, and every patch building on its own.
+record < <(O16=$(PAGES=16k VARIANT=emu outdir) "$TOP/tests/hygiene.sh")
+t0=$(date +%s)
+record < <("$TOP/tests/per-patch.sh")
+say "per-patch builds took $(($(date +%s) - t0)) s"
 
 echo
 echo "results table: $RES/table.md"
-echo "$pass passed, $fail failed"
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
 [ "$fail" -eq 0 ]

@@ -22,11 +22,15 @@ if [ -z "$out" ]; then res PASS kernel-doc "$(echo $new)"; else res FAIL kernel-
 
 # W=1 and sparse (C=2 checks files even when up to date) on touched objects.
 objs=$(echo "$touched" | grep '\.c$' | grep -v '/test/' | sed 's/\.c$/.o/')
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
-out=$(make -C "$TREE" -s O="$O16" CC="${CROSS_COMPILE}gcc" W=1 C=2 $objs 2>&1 |
-	grep -E 'warning|error' | grep -E "$(echo $touched | tr ' ' '|')")
-if [ -z "$out" ]; then
-	res PASS w1-sparse "no warnings in $(echo $objs)"
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_DEPEND=1
+make -C "$TREE" O="$O16" CC="ccache ${CROSS_COMPILE}gcc" W=1 C=2 $objs \
+	>"$O16/hygiene.log" 2>&1 || { res FAIL w1-sparse "build failed: $(grep -m1 -i error "$O16/hygiene.log")"; exit 0; }
+checked=$(grep -cE "^  CHECK .*($(echo $objs | sed 's/\.o//g; s/ /|/g'))\.c" "$O16/hygiene.log" || true)
+out=$(grep -E 'warning|error' "$O16/hygiene.log" | grep -E "$(echo $touched | tr ' ' '|')" || true)
+if [ "$checked" -lt "$(echo $objs | wc -w)" ]; then
+	res FAIL w1-sparse "sparse checked $checked of $(echo $objs | wc -w) files"
+elif [ -z "$out" ]; then
+	res PASS w1-sparse "no W=1 or sparse warnings in $(echo $objs)"
 else
 	res FAIL w1-sparse "$(echo "$out" | head -1)"
 fi
