@@ -6,7 +6,7 @@
 git -C "$TREE" rev-parse -q --verify base >/dev/null || die "no tree at $TREE (run 'make tree')"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" format-patch -q -N --zero-commit --no-signature \
+git -C "$TREE" -c core.abbrev=12 format-patch -q -N --zero-commit --no-signature \
 	-o "$tmp" base..HEAD
 # Keep the cover letter and anything else that is not a numbered patch.
 find "$SERIES_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
