@@ -7,7 +7,8 @@
 out=$BUILD/initramfs.cpio
 root=$BUILD/rootfs
 debs=$BUILD/debs
-inputs=$(cat "$TOP"/guest/* "$0" | sha1sum | cut -c1-40)
+# shellcheck disable=SC2086
+inputs=$(cat "$TOP"/guest/* "$0" ${GUEST_EXTRA:-} | sha1sum | cut -c1-40)
 [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$inputs" ] && { echo "$out"; exit 0; }
 
 pkgs=(busybox-static numactl libnuma1 libc6)
