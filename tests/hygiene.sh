@@ -21,7 +21,7 @@ out=$(cd "$TREE" && scripts/kernel-doc -none $new 2>&1)
 if [ -z "$out" ]; then res PASS kernel-doc "$(echo $new)"; else res FAIL kernel-doc "$(echo "$out" | head -1)"; fi
 
 # W=1 and sparse (C=2 checks files even when up to date) on touched objects.
-objs=$(echo "$touched" | grep '\.c$' | grep -v '/test/' | sed 's/\.c$/.o/')
+objs=$(echo "$touched" | grep '\.c$' | grep -v -e '/test/' -e '^tools/' | sed 's/\.c$/.o/')
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_DEPEND=1
 make -C "$TREE" O="$O16" CC="ccache ${CROSS_COMPILE}gcc" W=1 C=2 $objs \
 	>"$O16/hygiene.log" 2>&1 || { res FAIL w1-sparse "build failed: $(grep -m1 -i error "$O16/hygiene.log")"; exit 0; }

@@ -5,7 +5,7 @@ rules give for its memory map, page size and command line.
 The expected layout is computed here from the documented rules, not from
 the code under test:
   * memory: QEMU virt RAM starts at 1 GiB; a device tree variant may leave
-    holes (tests/dt-variants.txt); mem= truncates; "-numa node,mem=" makes
+    holes (tests/dt-variants.txt); mem= truncates; "-numa node,memdev=" makes
     physical nodes of consecutive memory.
   * boundary unit: largest buddy block = pageblock (4K: 4 MiB, 16K: 32 MiB,
     64K: 512 MiB); memory block: 128 MiB (4K, 16K), 512 MiB (64K).
@@ -164,8 +164,9 @@ def expected(a, text):
     # Physical nodes from -numa, else one with every CPU.
     phys = []
     addr = RAM_BASE
-    for nm, cp in re.findall(r"-numa node,mem=(\w+),cpus=([\d-]+)", a.qemu):
-        end = addr + size(nm)
+    backends = dict(re.findall(r"memory-backend-ram,id=(\w+),size=(\w+)", a.qemu))
+    for mid, cp in re.findall(r"-numa node,memdev=(\w+),cpus=([\d-]+)", a.qemu):
+        end = addr + size(backends[mid])
         phys.append(([(max(s, addr), min(e, end)) for s, e in ranges
                       if s < end and e > addr], cpus(cp)))
         addr = end
