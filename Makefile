@@ -4,13 +4,16 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT
 
-.PHONY: run check tree refresh kernel initramfs clean
+.PHONY: run check compare tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
 
 check:
 	@tests/check.sh
+
+compare:
+	@tests/compare.sh
 
 tree:
 	@scripts/deps.sh && scripts/tree.sh

@@ -19,9 +19,14 @@ else
 	TREE=$BUILD/linux-$KERNEL
 fi
 
-# Patch series for this kernel: the product for 6.1, a subset for others.
-SERIES_DIR=$TOP/patches
-SERIES_FILE=${SERIES_FILE:-$SERIES_DIR/series}
+# Patch series for this kernel: the product for 6.1 (patches/), the
+# selftest alone, ported, for mainline comparisons (patches/<version>/).
+if [ "$KERNEL" = 6.1 ] || [ -n "${KERNEL_SRC:-}" ]; then
+	SERIES_DIR=$TOP/patches
+else
+	SERIES_DIR=$TOP/patches/$KERNEL
+fi
+SERIES_FILE=$SERIES_DIR/series
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }
@@ -56,7 +61,7 @@ outdir() { echo "$BUILD/out/$(basename "$TREE")-$PAGES-$VARIANT"; }
 series_patches() {
 	[ -f "$SERIES_FILE" ] || return 0
 	local p
-	grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_FILE" | while read -r p _; do
+	{ grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_FILE" || true; } | while read -r p _; do
 		[ -f "$SERIES_DIR/$p" ] || die "$SERIES_FILE names $p, which does not exist"
 		echo "$SERIES_DIR/$p"
 	done

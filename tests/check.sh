@@ -67,46 +67,10 @@ ksft=$("$TOP/scripts/kselftest.sh") && ok kselftest-build "numa_emu_test built w
 GUEST_EXTRA=$ksft step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
 
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
-boot_case() { # line from tests/matrix.txt
-	local name kernel mem smp dt qemu cmdline expect image log verdict dtb=
-	IFS='|' read -r name kernel mem smp dt qemu cmdline expect <<<"$1"
-	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
-	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
-	[ "$qemu" = - ] && qemu=
-	image=${IMAGE[$kernel]:-}
-	log=$BUILD/logs/check/boot-$name.log
-	if [ -z "$image" ]; then
-		echo "FAIL|$name|no kernel $kernel"
-		return
-	fi
-	if [ "$dt" != - ]; then
-		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp") || { echo "FAIL|$name|no device tree $dt"; return; }
-		qemu="$qemu -dtb $dtb"
-	fi
-	if ! MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest" QEMU_ARGS="$qemu" \
-		TIMEOUT=300 "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
-		echo "FAIL|$name|boot did not finish ($log)"
-		return
-	fi
-	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "${kernel%%-*}" \
-		--mem "$mem" --smp "$smp" --dt "$dt" --qemu "$qemu" --cmdline "$cmdline" \
-		--expect "$expect" --variants "$TOP/tests/dt-variants.txt"); then
-		echo "PASS|$name|$verdict"
-	else
-		echo "FAIL|$name|$verdict"
-	fi
-}
-export -f boot_case
-export TOP BUILD
 IMAGES=$(for k in "${!IMAGE[@]}"; do printf '[%s]=%q ' "$k" "${IMAGE[$k]}"; done)
 export IMAGES
 t0=$(date +%s)
-# Device trees first (sequentially: they share QEMU's dumped trees).
-grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | awk -F'|' '{gsub(/ /,"",$5); if ($5 != "-") print $5, $3, $4}' |
-	sort -u | while read -r d m c; do "$TOP/scripts/dtb.sh" "$d" "$m" "$c" >/dev/null; done
-grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
-	xargs -P2 -I{} -d '\n' bash -c 'declare -A IMAGE=('"$IMAGES"'); boot_case "$1"' _ {} \
-	>"$RES/boots.out"
+"$TOP/tests/matrix.sh" "$RES/boots.out"
 record < <(sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/')
 say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Run the boot matrix (tests/matrix.txt), two guests at a time.
+# Usage: matrix.sh OUT   with IMAGES='[key]=path ...' in the environment
+# (keys as in the matrix's kernel column). Writes one line per case to OUT:
+# "PASS|name|detail" or "FAIL|name|reason"; per-case logs go to $LOGS.
+. "$(dirname "$0")/../scripts/lib.sh"
+out=$1
+LOGS=${LOGS:-$BUILD/logs/check}
+mkdir -p "$LOGS"
+export LOGS
+boot_case() { # line from tests/matrix.txt
+	local name kernel mem smp dt qemu cmdline expect image log verdict dtb=
+	IFS='|' read -r name kernel mem smp dt qemu cmdline expect <<<"$1"
+	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
+	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
+	[ "$qemu" = - ] && qemu=
+	image=${IMAGE[$kernel]:-}
+	log=$LOGS/boot-$name.log
+	if [ -z "$image" ]; then
+		echo "FAIL|$name|no kernel $kernel"
+		return
+	fi
+	if [ "$dt" != - ]; then
+		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp") || { echo "FAIL|$name|no device tree $dt"; return; }
+		qemu="$qemu -dtb $dtb"
+	fi
+	if ! MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest" QEMU_ARGS="$qemu" \
+		TIMEOUT=300 "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
+		echo "FAIL|$name|boot did not finish ($log)"
+		return
+	fi
+	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "${kernel%%-*}" \
+		--mem "$mem" --smp "$smp" --dt "$dt" --qemu "$qemu" --cmdline "$cmdline" \
+		--expect "$expect" --variants "$TOP/tests/dt-variants.txt"); then
+		echo "PASS|$name|$verdict"
+	else
+		echo "FAIL|$name|$verdict"
+	fi
+}
+export -f boot_case
+export TOP BUILD
+[ -n "${IMAGES:-}" ] || die "IMAGES is not set"
+# Device trees first (sequentially: they share QEMU's dumped trees).
+grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | awk -F'|' '{gsub(/ /,"",$5); if ($5 != "-") print $5, $3, $4}' |
+	sort -u | while read -r d m c; do "$TOP/scripts/dtb.sh" "$d" "$m" "$c" >/dev/null; done
+grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
+	xargs -P2 -I{} -d '\n' bash -c 'declare -A IMAGE=('"$IMAGES"'); boot_case "$1"' _ {} \
+	>"$out"
