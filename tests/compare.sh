@@ -37,6 +37,7 @@ run_side() { # kernel-version label
 run_side 6.1 "this series"
 run_side 6.12 "mainline 6.12"
 python3 "$TOP/tests/compare-table.py" "$TOP/tests/matrix.txt" \
-	"$RES/compare-6.1.out" "$RES/compare-6.12.out" >"$RES/compare.md"
-tail -3 "$RES/compare.md"
+	"$RES/compare-6.1.out" "$RES/compare-6.12.out" \
+	"$BUILD/logs/compare-6.1" "$BUILD/logs/compare-6.12" >"$RES/compare.md"
+sed -n '1,/^| case/p' "$RES/compare.md" | head -n -1
 say "table: $RES/compare.md"
