@@ -86,7 +86,8 @@ else
 fi
 
 # Layer 6: kernel hygiene, and every patch building on its own.
-record < <(O16=$(PAGES=16k VARIANT=emu outdir) "$TOP/tests/hygiene.sh")
+record < <(O16=$(PAGES=16k VARIANT=emu outdir) BASE_TREE=$BASE_TREE \
+	BASE_O=$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir) "$TOP/tests/hygiene.sh")
 t0=$(date +%s)
 record < <("$TOP/tests/per-patch.sh")
 say "per-patch builds took $(($(date +%s) - t0)) s"

@@ -20,17 +20,37 @@ new=$(git -C "$TREE" diff --name-only --diff-filter=A base HEAD -- '*.c' '*.h')
 out=$(cd "$TREE" && scripts/kernel-doc -none $new 2>&1)
 if [ -z "$out" ]; then res PASS kernel-doc "$(echo $new)"; else res FAIL kernel-doc "$(echo "$out" | head -1)"; fi
 
-# W=1 and sparse (C=2 checks files even when up to date) on touched objects.
+# W=1 and sparse (C=2 checks files even when up to date) on touched objects:
+# no warnings in new files, no new warnings in files that exist in the base
+# (compared with the same check on the unpatched tree, $BASE_TREE/$BASE_O).
 objs=$(echo "$touched" | grep '\.c$' | grep -v -e '/test/' -e '^tools/' | sed 's/\.c$/.o/')
+old_objs=$(for o in $objs; do git -C "$TREE" cat-file -e "base:${o%.o}.c" 2>/dev/null && echo "$o"; done)
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_DEPEND=1
-make -C "$TREE" O="$O16" CC="ccache ${CROSS_COMPILE}gcc" W=1 C=2 $objs \
-	>"$O16/hygiene.log" 2>&1 || { res FAIL w1-sparse "build failed: $(grep -m1 -i error "$O16/hygiene.log")"; exit 0; }
-checked=$(grep -cE "^  CHECK .*($(echo $objs | sed 's/\.o//g; s/ /|/g'))\.c" "$O16/hygiene.log" || true)
-out=$(grep -E 'warning|error' "$O16/hygiene.log" | grep -E "$(echo $touched | tr ' ' '|')" || true)
-if [ "$checked" -lt "$(echo $objs | wc -w)" ]; then
-	res FAIL w1-sparse "sparse checked $checked of $(echo $objs | wc -w) files"
-elif [ -z "$out" ]; then
-	res PASS w1-sparse "no W=1 or sparse warnings in $(echo $objs)"
+wcheck() { # tree outdir objs... -> normalized warnings of those files
+	local tree=$1 out=$2 files
+	shift 2
+	files=$(echo "$@" | sed 's/\.o\b/.c/g; s/ /|/g')
+	make -C "$tree" O="$out" CC="ccache ${CROSS_COMPILE}gcc" W=1 C=2 "$@" >"$out/hygiene.log" 2>&1 ||
+		{ echo "BUILD-FAILED $(grep -m1 -i error "$out/hygiene.log")"; return; }
+	echo "CHECKED $(grep -cE "^  CHECK .*($files)" "$out/hygiene.log")"
+	grep -E 'warning|error' "$out/hygiene.log" | grep -E "($files)" |
+		sed -E 's#^.*/(linux-[^/]*)/##; s/:[0-9]+:[0-9]+:/:/' | sort -u || true
+}
+# shellcheck disable=SC2086
+head_w=$(wcheck "$TREE" "$O16" $objs)
+base_w=
+# shellcheck disable=SC2086
+[ -n "$old_objs" ] && [ -n "${BASE_O:-}" ] && base_w=$(wcheck "$BASE_TREE" "$BASE_O" $old_objs)
+checked=$(echo "$head_w" | sed -n 's/^CHECKED //p')
+new=$(comm -23 <(echo "$head_w" | grep -v '^CHECKED' | sort) <(echo "$base_w" | grep -v '^CHECKED' | sort))
+if echo "$head_w$base_w" | grep -q BUILD-FAILED; then
+	res FAIL w1-sparse "$(echo "$head_w$base_w" | grep -m1 BUILD-FAILED)"
+elif [ -n "$old_objs" ] && [ -z "$base_w" ]; then
+	res FAIL w1-sparse "no base build to compare with (BASE_O unset)"
+elif [ "${checked:-0}" -lt "$(echo $objs | wc -w)" ]; then
+	res FAIL w1-sparse "sparse checked ${checked:-0} of $(echo $objs | wc -w) files"
+elif [ -z "$new" ]; then
+	res PASS w1-sparse "no new W=1 or sparse warnings in $(echo $objs)"
 else
-	res FAIL w1-sparse "$(echo "$out" | head -1)"
+	res FAIL w1-sparse "$(echo "$new" | head -1)"
 fi

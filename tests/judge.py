@@ -39,11 +39,6 @@ BLOCK = {"4k": 128 * MiB, "16k": 128 * MiB, "64k": 512 * MiB}
 PAGE = {"4k": 4096, "16k": 16384, "64k": 65536}
 BAD = re.compile(r"WARNING:|BUG:|Oops|Kernel panic|Call trace|could not be activated"
                  r"|Out of memory|oom-kill")
-# Known, reported separately: 6.1's workqueue builds its per-node "possible"
-# masks from cpu_to_node() alone, so a CPU listed by several fake nodes
-# makes it print this once (pr_warn_once, no backtrace) and fall back to the
-# default pool for those nodes. Listed in the README's known issues.
-KNOWN = re.compile(r"WARNING: workqueue cpumask: online intersect > possible intersect")
 size = dtvariant.size
 
 
@@ -208,7 +203,7 @@ def main():
     if "RIG done" not in text:
         errors.append("guest did not finish")
     for line in lines:
-        if BAD.search(line) and not KNOWN.search(line):
+        if BAD.search(line):
             errors.append("log: " + line.strip())
             break
     if "Malformed early option" in text:
