@@ -14,13 +14,13 @@ INITRD=${INITRD:-$BUILD/initramfs.cpio}
 [ -f "$INITRD" ] || die "no initramfs at $INITRD"
 mkdir -p "$(dirname "$log")"
 
+rc=0
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
 	-M virt -cpu cortex-a76 -smp "$SMP" -m "$MEM" -nographic -no-reboot \
 	-kernel "$image" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 ${CMDLINE:-}" \
-	${QEMU_ARGS:-} </dev/null >"$log" 2>&1
-rc=$?
+	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	tail -20 "$log" >&2
