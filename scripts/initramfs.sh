@@ -16,11 +16,11 @@ mkdir -p "$debs"
 for p in "${pkgs[@]}"; do
 	ls "$debs/${p}_"*_arm64.deb >/dev/null 2>&1 && continue
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		dpkg --add-architecture arm64 || die "cannot add the arm64 architecture (need root)"
-		apt-get update -qq || die "apt-get update failed"
+		as_root dpkg --add-architecture arm64 || die "cannot add the arm64 architecture (need root)"
+		as_root apt-get update -qq || die "apt-get update failed"
 	fi
 	(cd "$debs" && apt-get download -qq "$p:arm64" >/dev/null 2>&1) || {
-		apt-get update -qq >/dev/null 2>&1 || true
+		as_root apt-get update -qq >/dev/null 2>&1 || true
 		(cd "$debs" && apt-get download -qq "$p:arm64") || die "cannot download $p:arm64"
 	}
 done

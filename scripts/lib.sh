@@ -74,3 +74,13 @@ series_stamp() {
 		series_patches | while read -r p; do sha1sum "$p"; done
 	} | sha1sum | cut -c1-40
 }
+
+# Run a command as root (directly, or through sudo for a normal user).
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	else
+		command -v sudo >/dev/null || die "need root or sudo for: $*"
+		sudo "$@"
+	fi
+}
