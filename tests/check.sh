@@ -37,40 +37,32 @@ rm -rf "$saved"
 
 # Layer 2: kernels. Each config is built once; fragments must survive
 # olddefconfig.
-BASE_TREE=$BUILD/linux-$KERNEL-base
-if [ -z "${KERNEL_SRC:-}" ] && [ ! -d "$BASE_TREE" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
-fi
-declare -A IMAGE
-build_one() { # key pages variant tree
-	local key=$1 O log=$BUILD/logs/check/build-$1.log
-	if TREE=$4 PAGES=$2 VARIANT=$3 step "build $key" "$TOP/scripts/build.sh" >"$log" 2>&1; then
-		O=$(TREE=$4 PAGES=$2 VARIANT=$3 outdir)
-		IMAGE[$key]=$O/arch/arm64/boot/Image
-		if make -C "$4" -s O="$O" olddefconfig >/dev/null 2>&1 &&
-			"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" 2>"$RES/config-$key.err"; then
-			ok "config-$key" "fragments intact after olddefconfig"
-		else
-			ko "config-$key" "$(head -1 "$RES/config-$key.err")"
-		fi
-		ok "build-$key"
-	else
-		ko "build-$key" "$(grep -m1 error "$log" || tail -1 "$log")"
+"$TOP/scripts/kernels.sh" "$RES/images" "$BUILD/logs/check"
+while read -r key image reason; do
+	if [ "$image" = FAIL ]; then
+		ko "build-$key" "$reason"
+		continue
 	fi
-}
-for p in 16k 4k 64k; do build_one "$p-emu" "$p" emu "$TREE"; done
-build_one 16k-noemu 16k noemu "$TREE"
-[ -d "$BASE_TREE" ] && build_one 16k-base 16k noemu "$BASE_TREE"
+	O=${image%/arch/arm64/boot/Image}
+	if [ "$key" = 16k-base ] && [ "$O" = "$(PAGES=16k VARIANT=noemu outdir)" ]; then
+		continue	# no separate base tree (KERNEL_SRC): same kernel as 16k-noemu
+	fi
+	if make -C "$(readlink -f "$O/source")" -s O="$O" olddefconfig >/dev/null 2>&1 &&
+		"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" 2>"$RES/config-$key.err"; then
+		ok "config-$key" "fragments intact after olddefconfig"
+	else
+		ko "config-$key" "$(head -1 "$RES/config-$key.err")"
+	fi
+	ok "build-$key"
+done <"$RES/images"
+BASE_TREE=$BUILD/linux-$KERNEL-base
 ksft=$("$TOP/scripts/kselftest.sh") && ok kselftest-build "numa_emu_test built with the selftests Makefile" ||
 	ko kselftest-build "see $BUILD/kselftest-*.log"
 GUEST_EXTRA=$ksft step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
 
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
-IMAGES=$(for k in "${!IMAGE[@]}"; do printf '[%s]=%q ' "$k" "${IMAGE[$k]}"; done)
-export IMAGES
 t0=$(date +%s)
-"$TOP/tests/matrix.sh" "$RES/boots.out"
+"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out"
 record < <(sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/')
 say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 

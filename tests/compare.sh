@@ -7,31 +7,14 @@ RES=$BUILD/results
 mkdir -p "$RES"
 
 run_side() { # kernel-version label
-	local v=$1 label=$2 key O
-	declare -A img=()
+	local v=$1 label=$2 ksft
 	KERNEL=$v step "checking packages ($v)" "$TOP/scripts/deps.sh"
 	KERNEL=$v "$TOP/scripts/tree.sh"
-	for key in 16k-emu 4k-emu 64k-emu 16k-noemu; do
-		KERNEL=$v PAGES=${key%%-*} VARIANT=${key#*-} \
-			step "build $label $key" "$TOP/scripts/build.sh" >/dev/null || continue
-		O=$(KERNEL=$v PAGES=${key%%-*} VARIANT=${key#*-} bash -c ". '$TOP/scripts/lib.sh'; outdir")
-		img[$key]=$O/arch/arm64/boot/Image
-	done
-	# "base" is the unpatched kernel: for 6.1 the pristine tree, for
-	# mainline the same tree without emulation (only the selftest differs).
-	if [ "$v" = 6.1 ]; then
-		base=$BUILD/linux-6.1-base
-		[ -d "$base" ] || git -C "$BUILD/linux-6.1" worktree add -q --detach "$base" base
-		TREE=$base PAGES=16k VARIANT=noemu step "build $label 16k-base" "$TOP/scripts/build.sh" >/dev/null &&
-			img[16k-base]=$(TREE=$base PAGES=16k VARIANT=noemu bash -c ". '$TOP/scripts/lib.sh'; outdir")/arch/arm64/boot/Image
-	else
-		img[16k-base]=${img[16k-noemu]:-}
-	fi
+	KERNEL=$v "$TOP/scripts/kernels.sh" "$RES/images-$v" "$BUILD/logs/compare-$v"
 	ksft=$(KERNEL=$v "$TOP/scripts/kselftest.sh")
 	GUEST_EXTRA=$ksft step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
-	IMAGES=$(for k in "${!img[@]}"; do printf '[%s]=%q ' "$k" "${img[$k]}"; done) \
-		LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
-		"$TOP/tests/matrix.sh" "$RES/compare-$v.out"
+	LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
+		"$TOP/tests/matrix.sh" "$RES/images-$v" "$RES/compare-$v.out"
 }
 
 run_side 6.1 "this series"

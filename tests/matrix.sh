@@ -1,10 +1,11 @@
 #!/bin/bash
 # Run the boot matrix (tests/matrix.txt), two guests at a time.
-# Usage: matrix.sh OUT   with IMAGES='[key]=path ...' in the environment
-# (keys as in the matrix's kernel column). Writes one line per case to OUT:
-# "PASS|name|detail" or "FAIL|name|reason"; per-case logs go to $LOGS.
+# Usage: matrix.sh IMAGES OUT   IMAGES holds "key image-path" lines (keys as
+# in the matrix's kernel column, written by scripts/kernels.sh). Writes one
+# line per case to OUT: "PASS|name|detail" or "FAIL|name|reason"; per-case
+# logs go to $LOGS.
 . "$(dirname "$0")/../scripts/lib.sh"
-out=$1
+IMAGES=$1 out=$2
 LOGS=${LOGS:-$BUILD/logs/check}
 mkdir -p "$LOGS"
 export LOGS
@@ -14,7 +15,7 @@ boot_case() { # line from tests/matrix.txt
 	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
 	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
 	[ "$qemu" = - ] && qemu=
-	image=${IMAGE[$kernel]:-}
+	image=$(awk -v k="$kernel" '$1 == k && $2 != "FAIL" {print $2}' "$IMAGES")
 	log=$LOGS/boot-$name.log
 	if [ -z "$image" ]; then
 		echo "FAIL|$name|no kernel $kernel"
@@ -38,11 +39,11 @@ boot_case() { # line from tests/matrix.txt
 	fi
 }
 export -f boot_case
-export TOP BUILD
-[ -n "${IMAGES:-}" ] || die "IMAGES is not set"
+export TOP BUILD IMAGES
+[ -f "$IMAGES" ] || die "no kernel list $IMAGES"
 # Device trees first (sequentially: they share QEMU's dumped trees).
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | awk -F'|' '{gsub(/ /,"",$5); if ($5 != "-") print $5, $3, $4}' |
 	sort -u | while read -r d m c; do "$TOP/scripts/dtb.sh" "$d" "$m" "$c" >/dev/null; done
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
-	xargs -P2 -I{} -d '\n' bash -c 'declare -A IMAGE=('"$IMAGES"'); boot_case "$1"' _ {} \
+	xargs -P2 -I{} -d '\n' bash -c 'boot_case "$1"' _ {} \
 	>"$out"

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Build the kernels the boot matrix names, for $KERNEL, once each:
+# <pages>-emu for 4K/16K/64K, 16k-noemu, and 16k-base (the unpatched
+# source: a worktree at "base"; for a mainline comparison kernel, whose only
+# patch is the selftest, the noemu kernel is the unpatched one).
+# Usage: kernels.sh IMAGES_FILE LOGDIR
+# Writes "key image-path" lines to IMAGES_FILE, and "key FAIL reason" for a
+# build that failed (its log is LOGDIR/build-key.log).
+. "$(dirname "$0")/lib.sh"
+images=$1 logs=$2
+mkdir -p "$logs"
+: >"$images"
+
+base_tree=$BUILD/linux-$KERNEL-base
+if [ "$KERNEL" = 6.1 ] && [ -z "${KERNEL_SRC:-}" ] && [ ! -d "$base_tree" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$base_tree" base
+fi
+
+one() { # key pages variant tree
+	local log=$logs/build-$1.log image
+	if image=$(TREE=$4 PAGES=$2 VARIANT=$3 step "build $(basename "$4") $1" \
+		"$TOP/scripts/build.sh" 2> >(tee "$log" >&2)); then
+		echo "$1 $image" >>"$images"
+	else
+		echo "$1 FAIL $(grep -m1 error "$log" || tail -1 "$log")" >>"$images"
+	fi
+}
+for p in 16k 4k 64k; do one "$p-emu" "$p" emu "$TREE"; done
+one 16k-noemu 16k noemu "$TREE"
+if [ -d "$base_tree" ]; then
+	one 16k-base 16k noemu "$base_tree"
+else
+	echo "16k-base $(awk '$1 == "16k-noemu" {print $2, $3, $4}' "$images")" >>"$images"
+fi
