@@ -1,10 +1,10 @@
 # NUMA emulation for arm64: entry points only; the work is in scripts/.
 # Knobs: KERNEL=6.1|6.12  KERNEL_SRC=/path  PAGES=4k|16k|64k  NODES=N
-#        MEM=4G  SMP=4  CMDLINE="..."  QEMU_ARGS="..."
+#        MEM=4G  SMP=4  CMDLINE="..."  QEMU_ARGS="..."  FRESH_CHECK=1 (make fresh)
 SHELL := /bin/bash
-export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT
+export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK
 
-.PHONY: run check compare tree refresh kernel initramfs clean
+.PHONY: run check compare fresh tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
@@ -14,6 +14,9 @@ check:
 
 compare:
 	@tests/compare.sh
+
+fresh:
+	@scripts/fresh.sh
 
 tree:
 	@scripts/deps.sh && scripts/tree.sh
@@ -28,4 +31,5 @@ initramfs:
 	@scripts/initramfs.sh
 
 clean:
+	@[ ! -d build/fresh ] || scripts/fresh.sh clean
 	rm -rf build

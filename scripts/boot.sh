@@ -17,7 +17,7 @@ mkdir -p "$(dirname "$log")"
 rc=0
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
-	-M virt -cpu cortex-a76 -smp "$SMP" -m "$MEM" -nographic -no-reboot \
+	-M virt -cpu cortex-a76 -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none \
 	-kernel "$image" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 ${CMDLINE:-}" \
 	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?

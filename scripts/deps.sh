@@ -2,9 +2,22 @@
 # Install the Debian packages the rig needs, if any are missing.
 . "$(dirname "$0")/lib.sh"
 
-want=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ccache bc
-      flex bison libssl-dev libelf-dev cpio device-tree-compiler sparse
-      python3 make gcc git rsync xz-utils kmod)
+# Exactly what the rig uses, each for a reason (installed without
+# recommends, so nothing else comes along):
+want=(
+	make gcc libc6-dev                 # host tools of the kernel build, gen_init_cpio
+	gcc-aarch64-linux-gnu              # the arm64 kernel
+	libc6-dev-arm64-cross              # static guest helpers and the kselftest
+	bc flex bison                      # kernel build (timeconst, Kconfig, dtc)
+	ccache                             # warm rebuilds in seconds
+	git xz-utils                       # the kernel tree (git am, format-patch)
+	python3                            # kunit.py, the judge, DT variants
+	perl                               # checkpatch.pl, kernel-doc
+	sparse                             # hygiene: C=2 on touched files
+	device-tree-compiler               # DT variants of the boot matrix
+	qemu-system-arm                    # the guests (no NIC, so no ROM package)
+)
+[ -n "${KERNEL_SRC:-}" ] && want+=(rsync)  # copy of a user's kernel tree
 case "$KERNEL" in
 6.1|6.12) [ -n "${KERNEL_SRC:-}" ] || want+=("linux-source-$KERNEL") ;;
 *) [ -n "${KERNEL_SRC:-}" ] || die "KERNEL=$KERNEL is not supported (use 6.1 or 6.12, or KERNEL_SRC=/path)" ;;
@@ -23,7 +36,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || die "need root or sudo to install: ${missing[*]}"
 	SUDO=sudo
 fi
-say "installing: ${missing[*]}"
-$SUDO apt-get update -qq || die "apt-get update failed"
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-	"${missing[@]}" >/dev/null || die "could not install: ${missing[*]}"
+log=$BUILD/logs/deps.log
+mkdir -p "$(dirname "$log")"
+say "installing: ${missing[*]} (log: $log)"
+$SUDO apt-get update >"$log" 2>&1 || die "apt-get update failed ($log)"
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends \
+	"${missing[@]}" >>"$log" 2>&1 || die "could not install: ${missing[*]} ($log)"

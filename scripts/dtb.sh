@@ -10,7 +10,7 @@ mkdir -p "$dir"
 base=$dir/virt-$mem-$smp
 if [ ! -f "$base.dts" ]; then
 	qemu-system-aarch64 -M "virt,dumpdtb=$base.dtb" -cpu cortex-a76 -smp "$smp" \
-		-m "$mem" -nographic >/dev/null 2>&1 || die "qemu dumpdtb failed"
+		-m "$mem" -nographic -nic none >/dev/null 2>&1 || die "qemu dumpdtb failed"
 	dtc -q -I dtb -O dts -o "$base.dts" "$base.dtb" || die "dtc failed"
 fi
 if [ ! -f "$out" ] || [ "$TOP/tests/dt-variants.txt" -nt "$out" ]; then
