@@ -43,8 +43,9 @@ inroot() { # run a command in the fresh root as the new user, in its clone
 }
 
 t_all=$(date +%s)
+logged() { "$@" >>"$log" 2>&1; }
 step "debootstrap: minimal Debian 12 root in $root" \
-	as_root debootstrap --variant=minbase bookworm "$root" "$mirror" >>"$log" 2>&1 ||
+	logged as_root debootstrap --variant=minbase bookworm "$root" "$mirror" ||
 	die "debootstrap failed ($log)"
 
 # A Debian 12 machine as installed: main, updates and security, a resolver,
@@ -63,9 +64,9 @@ for m in "${mounts[@]}"; do
 	esac
 done
 step "a new user's prerequisites: sudo, git, make" \
-	as_root chroot "$root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends sudo git make ca-certificates" \
-	>>"$log" 2>&1 || die "prerequisites failed ($log)"
+	logged as_root chroot "$root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends sudo git make ca-certificates" ||
+	die "prerequisites failed ($log)"
 as_root chroot "$root" useradd -m -s /bin/bash "$user"
 echo "$user ALL=(ALL) NOPASSWD: ALL" | as_root tee "$root/etc/sudoers.d/$user" >/dev/null
 
@@ -88,7 +89,7 @@ export root user
 shown run "$FRESH/run.out"
 [ -n "${FRESH_CHECK:-}" ] && shown check "$FRESH/check.out"
 
-echo "=== step times (make run) ==="
+echo "=== step times of make run ==="
 grep -E '^>>> .* (done in|FAILED after) ' "$FRESH/run.out"
 [ -n "${FRESH_CHECK:-}" ] && grep -E '^[0-9]+ passed, [0-9]+ failed' "$FRESH/check.out"
 echo "=== what make run printed ==="
