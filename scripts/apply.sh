@@ -21,8 +21,21 @@ fi
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes; commit them (and 'make refresh') or discard them"
 
+# A mainline comparison tree gets the selftest alone: its own files, and
+# its line in the selftests Makefile of that kernel.
+port() {
+	git -C "$TREE" am -q --keep-cr --include='tools/testing/selftests/numa_emu/*' "$1" &&
+		sed -i '/^TARGETS += nsfs$/a TARGETS += numa_emu' "$TREE/tools/testing/selftests/Makefile" &&
+		grep -qx 'TARGETS += numa_emu' "$TREE/tools/testing/selftests/Makefile" &&
+		git -C "$TREE" commit -q -a --amend --no-edit
+}
+
 git -C "$TREE" reset -q --hard base
 for p in "${patches[@]}"; do
+	if [ -n "$PORT" ]; then
+		port "$p" || die "cannot port $(basename "$p") to $(basename "$TREE")"
+		continue
+	fi
 	if ! out=$(git -C "$TREE" am -q --keep-cr "$p" 2>&1); then
 		git -C "$TREE" am --abort >/dev/null 2>&1 || true
 		git -C "$TREE" reset -q --hard "$head"
@@ -31,4 +44,4 @@ for p in "${patches[@]}"; do
 	fi
 done
 echo "$want $(git -C "$TREE" rev-parse HEAD)" >"$stamp"
-say "applied ${#patches[@]} patch(es) on base in $TREE"
+say "applied ${#patches[@]} patch(es)${PORT:+ (the selftest, ported)} on base in $TREE"

@@ -14,6 +14,17 @@ INITRD=${INITRD:-$BUILD/initramfs.cpio}
 [ -f "$INITRD" ] || die "no initramfs at $INITRD"
 mkdir -p "$(dirname "$log")"
 
+# Memory hot-add: HOTPLUG=MEMDEV:NODE plugs a pc-dimm once the guest asks
+# for it; @QMP@ in QEMU_ARGS names the QMP socket.
+qmp=$log.qmp.sock
+QEMU_ARGS=${QEMU_ARGS//@QMP@/$qmp}
+helper=
+if [ -n "${HOTPLUG:-}" ]; then
+	rm -f "$log.qmp" "$qmp" "$log"
+	python3 "$TOP/scripts/qmp-hotplug.py" "$log" "$qmp" "${HOTPLUG%%:*}" "${HOTPLUG#*:}" &
+	helper=$!
+fi
+
 rc=0
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
@@ -21,6 +32,7 @@ timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
 	-kernel "$image" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 ${CMDLINE:-}" \
 	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
+[ -z "$helper" ] || { kill "$helper" 2>/dev/null; wait "$helper" 2>/dev/null; rm -f "$qmp"; } || true
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	tail -20 "$log" >&2

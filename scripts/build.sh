@@ -15,8 +15,12 @@ emu|noemu)
 	frags+=("$TOP/configs/numa.config")
 	f=$TOP/configs/$VARIANT-${KERNEL}.config
 	[ -f "$f" ] && frags+=("$f") ;;
+acpi)	# emulation on a UEFI/ACPI kernel
+	frags+=("$TOP/configs/numa.config" "$TOP/configs/acpi.config")
+	f=$TOP/configs/emu-${KERNEL}.config
+	[ -f "$f" ] && frags+=("$f") ;;
 nonuma) ;;
-*) die "VARIANT=$VARIANT is not known (emu, noemu, nonuma)" ;;
+*) die "VARIANT=$VARIANT is not known (emu, noemu, acpi, nonuma)" ;;
 esac
 frags+=("$@")
 

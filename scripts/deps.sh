@@ -16,6 +16,7 @@ want=(
 	sparse                             # hygiene: C=2 on touched files
 	device-tree-compiler               # DT variants of the boot matrix
 	qemu-system-arm                    # the guests (no NIC, so no ROM package)
+	qemu-efi-aarch64                   # UEFI firmware (EDK2) for the ACPI guests
 )
 [ -n "${KERNEL_SRC:-}" ] && want+=(rsync)  # copy of a user's kernel tree
 case "$KERNEL" in

@@ -8,10 +8,11 @@ out=$BUILD/initramfs.cpio
 root=$BUILD/rootfs
 debs=$BUILD/debs
 # shellcheck disable=SC2086
-inputs=$(cat "$TOP"/guest/* "$0" ${GUEST_EXTRA:-} | sha1sum | cut -c1-40)
+inputs=$( (cat "$TOP"/guest/* "$0"; for x in ${GUEST_EXTRA:-}; do find "$x" -type f -exec cat {} +; done) | sha1sum | cut -c1-40)
 [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$inputs" ] && { echo "$out"; exit 0; }
 
-pkgs=(busybox-static numactl libnuma1 libc6)
+# bash and GNU grep (and their libraries) for numactl's own test scripts.
+pkgs=(busybox-static numactl libnuma1 libc6 bash libtinfo6 grep libpcre2-8-0)
 mkdir -p "$debs"
 for p in "${pkgs[@]}"; do
 	ls "$debs/${p}_"*_arm64.deb >/dev/null 2>&1 && continue
@@ -33,8 +34,11 @@ mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,root,usr/bin,usr/sbin,opt/rig}
 install -m 0755 "$TOP/guest/init" "$root/init"
 for src in "$TOP"/guest/*.c; do
 	[ -f "$src" ] || continue
-	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror -o "$root/opt/rig/$(basename "$src" .c)" "$src" ||
+	"${CROSS_COMPILE}gcc" -static -pthread -O2 -Wall -Werror -o "$root/opt/rig/$(basename "$src" .c)" "$src" ||
 		die "cannot build guest helper $src"
+done
+for sh in "$TOP"/guest/*.sh; do
+	[ -f "$sh" ] && install -m 0755 "$sh" "$root/opt/rig/"
 done
 for extra in ${GUEST_EXTRA:-}; do cp -a "$extra" "$root/opt/rig/"; done
 

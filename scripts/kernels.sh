@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the kernels the boot matrix names, for $KERNEL, once each:
-# <pages>-emu for 4K/16K/64K, 16k-noemu, and 16k-base (the unpatched
+# <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI), 16k-noemu, and 16k-base (the unpatched
 # source: a worktree at "base"; for a mainline comparison kernel, whose only
 # patch is the selftest, the noemu kernel is the unpatched one).
 # Usage: kernels.sh IMAGES_FILE LOGDIR
@@ -27,6 +27,7 @@ one() { # key pages variant tree
 	fi
 }
 for p in 16k 4k 64k; do one "$p-emu" "$p" emu "$TREE"; done
+one 16k-acpi 16k acpi "$TREE"
 one 16k-noemu 16k noemu "$TREE"
 if [ -d "$base_tree" ]; then
 	one 16k-base 16k noemu "$base_tree"

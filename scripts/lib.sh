@@ -19,14 +19,14 @@ else
 	TREE=$BUILD/linux-$KERNEL
 fi
 
-# Patch series for this kernel: the product for 6.1 (patches/), the
-# selftest alone, ported, for mainline comparisons (patches/<version>/).
-if [ "$KERNEL" = 6.1 ] || [ -n "${KERNEL_SRC:-}" ]; then
-	SERIES_DIR=$TOP/patches
-else
-	SERIES_DIR=$TOP/patches/$KERNEL
-fi
+# Patch series: the product (patches/) for 6.1 or a user's tree; for a
+# mainline comparison kernel, only its selftest, ported when it is applied.
+SERIES_DIR=$TOP/patches
 SERIES_FILE=$SERIES_DIR/series
+PORT=
+if [ "$KERNEL" != 6.1 ] && [ -z "${KERNEL_SRC:-}" ]; then
+	PORT=1
+fi
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }
@@ -63,6 +63,7 @@ series_patches() {
 	local p
 	{ grep -v -e '^#' -e '^[[:space:]]*$' "$SERIES_FILE" || true; } | while read -r p _; do
 		[ -f "$SERIES_DIR/$p" ] || die "$SERIES_FILE names $p, which does not exist"
+		[ -z "$PORT" ] || [[ $p == *selftests-numa_emu* ]] || continue
 		echo "$SERIES_DIR/$p"
 	done
 }
@@ -70,7 +71,7 @@ series_patches() {
 # A checksum of the series file and every patch it names.
 series_stamp() {
 	{
-		echo "$SERIES_FILE"
+		echo "$SERIES_FILE ${PORT:+port}"
 		series_patches | while read -r p; do sha1sum "$p"; done
 	} | sha1sum | cut -c1-40
 }

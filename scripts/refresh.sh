@@ -3,6 +3,7 @@
 # An unchanged series refreshes byte-identically.
 . "$(dirname "$0")/lib.sh"
 
+[ -z "$PORT" ] || die "the $KERNEL tree carries a generated port of the selftest; refresh from the 6.1 tree"
 git -C "$TREE" rev-parse -q --verify base >/dev/null || die "no tree at $TREE (run 'make tree')"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

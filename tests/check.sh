@@ -58,7 +58,19 @@ done <"$RES/images"
 BASE_TREE=$BUILD/linux-$KERNEL-base
 ksft=$("$TOP/scripts/kselftest.sh") && ok kselftest-build "numa_emu_test built with the selftests Makefile" ||
 	ko kselftest-build "see $BUILD/kselftest-*.log"
-GUEST_EXTRA=$ksft step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+# numactl's own suite needs Debian's arm64 libnuma, fetched with the initramfs.
+step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+nt=$(step "numactl's test suite (Debian source, arm64)" "$TOP/scripts/numactl-tests.sh") &&
+	ok numactl-tests-build "numactl $(dpkg-deb -f "$BUILD"/debs/numactl_*_arm64.deb Version) test programs and numademo" ||
+	ko numactl-tests-build "could not build numactl's test suite"
+GUEST_EXTRA="$ksft $nt" step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+
+# The judge's own check: every property check fails on a layout breaking it.
+if python3 "$TOP/tests/judge.py" --selftest >"$RES/judge-selftest.out" 2>&1; then
+	ok judge-selftest "$(grep -c caught "$RES/judge-selftest.out") property checks fire on broken layouts"
+else
+	ko judge-selftest "$(grep -m1 MISSED "$RES/judge-selftest.out" || tail -1 "$RES/judge-selftest.out")"
+fi
 
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
 t0=$(date +%s)

@@ -54,15 +54,3 @@ elif [ -z "$new" ]; then
 else
 	res FAIL w1-sparse "$(echo "$new" | head -1)"
 fi
-
-# The selftest ported for the mainline comparison is the same test.
-port=$(ls "$TOP"/patches/6.12/*numa_emu*.patch 2>/dev/null | head -1)
-if [ -n "$port" ]; then
-	ours=$(ls "$TOP"/patches/[0-9]*selftests-numa_emu*.patch | head -1)
-	body() { awk '/^diff --git a\/tools\/testing\/selftests\/numa_emu\/numa_emu_test.c/{f=1;next} /^diff --git/{f=0} f' "$1"; }
-	if cmp -s <(body "$ours") <(body "$port"); then
-		res PASS selftest-port "numa_emu_test.c identical in patches/ and patches/6.12/"
-	else
-		res FAIL selftest-port "numa_emu_test.c differs between $(basename "$ours") and patches/6.12/$(basename "$port")"
-	fi
-fi

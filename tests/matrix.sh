@@ -15,6 +15,9 @@ boot_case() { # line from tests/matrix.txt
 	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
 	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
 	[ "$qemu" = - ] && qemu=
+	timeout=300 hotplug=
+	[[ $expect =~ timeout=([0-9]+) ]] && timeout=${BASH_REMATCH[1]}
+	[[ $expect =~ hotplug=([a-z0-9]+:[0-9]+) ]] && hotplug=${BASH_REMATCH[1]}
 	image=$(awk -v k="$kernel" '$1 == k && $2 != "FAIL" {print $2}' "$IMAGES")
 	log=$LOGS/boot-$name.log
 	if [ -z "$image" ]; then
@@ -25,8 +28,8 @@ boot_case() { # line from tests/matrix.txt
 		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp") || { echo "FAIL|$name|no device tree $dt"; return; }
 		qemu="$qemu -dtb $dtb"
 	fi
-	if ! MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest" QEMU_ARGS="$qemu" \
-		TIMEOUT=300 "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
+	if ! HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${STRICT:+ rig.args=-S}" QEMU_ARGS="$qemu" \
+		TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
 		echo "FAIL|$name|boot did not finish ($log)"
 		return
 	fi
@@ -39,11 +42,16 @@ boot_case() { # line from tests/matrix.txt
 	fi
 }
 export -f boot_case
-export TOP BUILD IMAGES
+# This series' kernels also promise the rules the kselftest checks with -S.
+STRICT=
+[ "$KERNEL" = 6.1 ] && STRICT=1
+export TOP BUILD IMAGES STRICT
 [ -f "$IMAGES" ] || die "no kernel list $IMAGES"
 # Device trees first (sequentially: they share QEMU's dumped trees).
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | awk -F'|' '{gsub(/ /,"",$5); if ($5 != "-") print $5, $3, $4}' |
 	sort -u | while read -r d m c; do "$TOP/scripts/dtb.sh" "$d" "$m" "$c" >/dev/null; done
+# CASES=regex runs only the cases whose name matches (for development).
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
+	grep -E "^(${CASES:-.*})[[:space:]]*\|" |
 	xargs -P2 -I{} -d '\n' bash -c 'boot_case "$1"' _ {} \
 	>"$out"

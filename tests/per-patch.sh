@@ -16,8 +16,8 @@ for c in "${commits[@]}"; do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	for v in emu noemu nonuma; do
 		name=$(printf 'patch-%02d-%s' "$i" "$v")
-		if [ "$v" = emu ] && ! git -C "$TREE" grep -q 'bool "NUMA emulation"' -- 'arch/arm64/Kconfig'; then
-			echo "SKIP|$name|NUMA_EMULATION has no arm64 prompt before this series adds it ($subj)"
+		if [ "$v" = emu ] && ! git -C "$TREE" grep -q 'select ARCH_SUPPORTS_NUMA_EMULATION' -- 'arch/arm64/Kconfig'; then
+			echo "SKIP|$name|arm64 does not offer NUMA_EMULATION before the arm64 patch ($subj)"
 			continue
 		fi
 		if out=$(PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then

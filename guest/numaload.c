@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload that keeps touching memory for a while under the default
+ * memory policy, then says where its pages are and what NUMA balancing did
+ * meanwhile ("RIG numaload ..." lines).
+ *
+ * Usage: numaload procs P MIB SECONDS     P single-threaded processes, each
+ *                                         touching its own MIB
+ *        numaload threads T MIB SECONDS   one process, T threads touching
+ *                                         one shared buffer of MIB
+ * Output: page counts per node (move_pages), the CPUs the workers ran on
+ * at the end, and the change of the /proc/vmstat NUMA counters.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_NODES 1024
+
+static const char *const counters[] = {
+	"numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
+	"numa_pages_migrated", "numa_hit", "numa_miss", "numa_foreign",
+	"numa_interleave", "numa_local", "numa_other",
+};
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void vmstat(unsigned long long *v)
+{
+	char name[64];
+	unsigned long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	unsigned int i;
+
+	memset(v, 0, NR_COUNTERS * sizeof(*v));
+	while (f && fscanf(f, "%63s %llu", name, &val) == 2)
+		for (i = 0; i < NR_COUNTERS; i++)
+			if (!strcmp(name, counters[i]))
+				v[i] = val;
+	if (f)
+		fclose(f);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct work {
+	char *mem;
+	size_t bytes, page;
+	double until;
+	int cpu;
+};
+
+/* Write every page, over and over, until the time is up. */
+static void *toucher(void *arg)
+{
+	struct work *w = arg;
+	unsigned long round = 0;
+	size_t i;
+
+	do {
+		for (i = 0; i < w->bytes; i += w->page)
+			w->mem[i] = (char)round;
+		round++;
+	} while (now() < w->until);
+	w->cpu = sched_getcpu();
+	return NULL;
+}
+
+/* Print how many pages of [mem, mem + bytes) sit on each node. */
+static int where(const char *who, char *mem, size_t bytes, size_t page)
+{
+	size_t count = bytes / page, i;
+	static long per[MAX_NODES];
+	void **pages = calloc(count, sizeof(*pages));
+	int *status = calloc(count, sizeof(*status));
+
+	if (!pages || !status)
+		return -1;
+	memset(per, 0, sizeof(per));
+	for (i = 0; i < count; i++)
+		pages[i] = mem + i * page;
+	if (syscall(__NR_move_pages, 0, count, pages, NULL, status, 0))
+		return -1;
+	for (i = 0; i < count; i++)
+		if (status[i] >= 0 && status[i] < MAX_NODES)
+			per[status[i]]++;
+	printf("RIG numaload pages %s", who);
+	for (i = 0; i < MAX_NODES; i++)
+		if (per[i])
+			printf(" %zu:%ld", i, per[i]);
+	printf("\n");
+	free(pages);
+	free(status);
+	return 0;
+}
+
+static char *buffer(size_t bytes)
+{
+	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		return NULL;
+	/* Base pages only: a huge page would put many pages on one node. */
+	madvise(mem, bytes, MADV_NOHUGEPAGE);
+	return mem;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long before[NR_COUNTERS], after[NR_COUNTERS];
+	size_t page = sysconf(_SC_PAGESIZE), bytes;
+	int n, secs, i;
+	unsigned int c;
+
+	if (argc != 5 || (strcmp(argv[1], "procs") && strcmp(argv[1], "threads"))) {
+		fprintf(stderr, "usage: numaload procs|threads N MIB SECONDS\n");
+		return 2;
+	}
+	n = atoi(argv[2]);
+	bytes = (size_t)atol(argv[3]) << 20;
+	secs = atoi(argv[4]);
+	if (n < 1 || n > 64 || !bytes || secs < 1) {
+		fprintf(stderr, "numaload: bad arguments\n");
+		return 2;
+	}
+	/* cpu_to_node() of every CPU, as getcpu() reports it. */
+	printf("RIG numaload cpu-node");
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		unsigned int cpu, node;
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(i, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			continue;
+		if (!syscall(__NR_getcpu, &cpu, &node, NULL))
+			printf(" %u:%u", cpu, node);
+	}
+	printf("\n");
+	{
+		cpu_set_t all;
+
+		CPU_ZERO(&all);
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	}
+	printf("RIG numaload %s %d, %zu MiB, %d s\n", argv[1], n, bytes >> 20, secs);
+	fflush(stdout);
+	vmstat(before);
+
+	if (!strcmp(argv[1], "threads")) {
+		struct work w[64];
+		pthread_t t[64];
+		char *mem = buffer(bytes);
+
+		if (!mem) {
+			printf("RIG numaload error: mmap failed\n");
+			return 1;
+		}
+		for (i = 0; i < n; i++) {
+			w[i] = (struct work){ mem, bytes, page, now() + secs, -1 };
+			pthread_create(&t[i], NULL, toucher, &w[i]);
+		}
+		for (i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
+		printf("RIG numaload cpus");
+		for (i = 0; i < n; i++)
+			printf(" %d", w[i].cpu);
+		printf("\n");
+		if (where("shared", mem, bytes, page))
+			printf("RIG numaload error: move_pages failed\n");
+	} else {
+		for (i = 0; i < n; i++) {
+			if (fork() == 0) {
+				struct work w = { buffer(bytes), bytes, page, now() + secs, -1 };
+				char who[32];
+				int rc;
+
+				if (!w.mem)
+					_exit(1);
+				toucher(&w);
+
+				snprintf(who, sizeof(who), "proc%d(cpu%d)", i, w.cpu);
+				rc = where(who, w.mem, bytes, page);
+				fflush(stdout);
+				_exit(rc ? 1 : 0);
+			}
+		}
+		while (wait(NULL) > 0)
+			;
+	}
+
+	vmstat(after);
+	printf("RIG numaload vmstat");
+	for (c = 0; c < NR_COUNTERS; c++)
+		printf(" %s=%llu", counters[c], after[c] - before[c]);
+	printf("\n");
+	printf("RIG numaload done\n");
+	return 0;
+}
