@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK
 
-.PHONY: run check compare fresh tree refresh kernel initramfs clean
+.PHONY: run check compare bench fresh tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
@@ -14,6 +14,9 @@ check:
 
 compare:
 	@tests/compare.sh
+
+bench:
+	@scripts/bench.sh
 
 fresh:
 	@scripts/fresh.sh

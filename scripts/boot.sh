@@ -1,5 +1,6 @@
 #!/bin/bash
-# Boot an Image in QEMU (-M virt -cpu cortex-a76, the Pi 5 stand-in).
+# Boot an Image in QEMU (-M virt -cpu cortex-a76, the Pi 5 stand-in; or
+# riscv64's -M virt with OpenSBI, RIG_ARCH=riscv64).
 # Usage: boot.sh IMAGE LOG   with MEM, SMP, CMDLINE, QEMU_ARGS, TIMEOUT,
 # INITRD from the environment. Succeeds when the guest's /init finished
 # ("RIG done") and the machine powered off; otherwise prints the log's tail.
@@ -9,7 +10,7 @@ image=$1 log=$2
 MEM=${MEM:-4G}
 SMP=${SMP:-4}
 TIMEOUT=${TIMEOUT:-180}
-INITRD=${INITRD:-$BUILD/initramfs.cpio}
+INITRD=${INITRD:-$BUILD/initramfs$SUFFIX.cpio}
 [ -f "$image" ] || die "no kernel image at $image"
 [ -f "$INITRD" ] || die "no initramfs at $INITRD"
 mkdir -p "$(dirname "$log")"
@@ -17,6 +18,7 @@ mkdir -p "$(dirname "$log")"
 # Memory hot-add: HOTPLUG=MEMDEV:NODE plugs a pc-dimm once the guest asks
 # for it; @QMP@ in QEMU_ARGS names the QMP socket.
 qmp=$log.qmp.sock
+QEMU_ARGS=${QEMU_ARGS:-}
 QEMU_ARGS=${QEMU_ARGS//@QMP@/$qmp}
 helper=
 if [ -n "${HOTPLUG:-}" ]; then
@@ -27,10 +29,17 @@ fi
 
 rc=0
 # shellcheck disable=SC2086
-timeout --foreground -k 5 "$TIMEOUT" qemu-system-aarch64 \
-	-M virt -cpu cortex-a76 -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none \
+if [ "$RIG_ARCH" = riscv64 ]; then
+	machine=(qemu-system-riscv64 -M virt -bios /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin)
+	console=ttyS0
+else
+	machine=(qemu-system-aarch64 -M virt -cpu cortex-a76)
+	console=ttyAMA0
+fi
+timeout --foreground -k 5 "$TIMEOUT" "${machine[@]}" \
+	-smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none \
 	-kernel "$image" -initrd "$INITRD" \
-	-append "console=ttyAMA0 panic=-1 ${CMDLINE:-}" \
+	-append "console=$console panic=-1 ${CMDLINE:-}" \
 	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
 [ -z "$helper" ] || { kill "$helper" 2>/dev/null; wait "$helper" 2>/dev/null; rm -f "$qmp"; } || true
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Build an arm64 Image out of tree: allnoconfig + configs/ fragments.
-# Usage: build.sh [extra fragment...]   (PAGES, KERNEL, VARIANT from env)
+# Build an arm64 (or riscv64, RIG_ARCH) Image out of tree: allnoconfig +
+# configs/ fragments. Usage: build.sh [extra fragment...]   (PAGES,
+# KERNEL, VARIANT, RIG_ARCH from env)
 . "$(dirname "$0")/lib.sh"
 check_pages "$PAGES"
 
@@ -9,7 +10,8 @@ ver=$KERNEL
 O=$(outdir)
 mkdir -p "$O"
 
-frags=("$TOP/configs/qemu.config" "$TOP/configs/pages-$PAGES.config")
+frags=("$TOP/configs/qemu.config" "$TOP/configs/arch-$RIG_ARCH.config")
+[ "$RIG_ARCH" = arm64 ] && frags+=("$TOP/configs/pages-$PAGES.config")
 case "$VARIANT" in
 emu|noemu)
 	frags+=("$TOP/configs/numa.config")
@@ -27,7 +29,7 @@ frags+=("$@")
 # Merge the fragments on top of allnoconfig, then check that every option
 # they ask for made it into .config.
 cat "${frags[@]}" >"$O/fragments.config"
-if ! grep -qx CONFIG_ARM64=y "$O/.config" 2>/dev/null || ! cmp -s "$O/fragments.config" "$O/fragments.used"; then
+if ! grep -qx "CONFIG_$KSYM=y" "$O/.config" 2>/dev/null || ! cmp -s "$O/fragments.config" "$O/fragments.used"; then
 	(cd "$TREE" && KCONFIG_ALLCONFIG="$O/fragments.config" \
 		make -s O="$O" allnoconfig >/dev/null) || die "allnoconfig failed"
 	cp "$O/fragments.config" "$O/fragments.used"
@@ -43,4 +45,4 @@ make -C "$TREE" -s O="$O" CC="$cc" KBUILD_BUILD_TIMESTAMP="2000-01-01" \
 	KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig \
 	-j"$(nproc)" Image ${W:+W=$W} ${C:+C=$C} >"$O/build.log" 2>&1 ||
 	{ tail -30 "$O/build.log" >&2; die "kernel build failed ($O/build.log)"; }
-echo "$O/arch/arm64/boot/Image"
+echo "$O/$IMAGE"

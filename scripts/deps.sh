@@ -12,11 +12,15 @@ want=(
 	ccache                             # warm rebuilds in seconds
 	git xz-utils                       # the kernel tree (git am, format-patch)
 	python3                            # kunit.py, the judge, DT variants
-	perl                               # checkpatch.pl, kernel-doc
+	perl                               # checkpatch.pl, kernel-doc, get_maintainer.pl
+	python3-sphinx                     # make htmldocs of the documentation
 	sparse                             # hygiene: C=2 on touched files
 	device-tree-compiler               # DT variants of the boot matrix
 	qemu-system-arm                    # the guests (no NIC, so no ROM package)
 	qemu-efi-aarch64                   # UEFI firmware (EDK2) for the ACPI guests
+	gcc-riscv64-linux-gnu              # the riscv64 kernel
+	libc6-dev-riscv64-cross            # its static guest (no Debian 12 riscv64 binaries)
+	qemu-system-misc opensbi           # the riscv64 guests and their SBI firmware
 )
 [ -n "${KERNEL_SRC:-}" ] && want+=(rsync)  # copy of a user's kernel tree
 case "$KERNEL" in

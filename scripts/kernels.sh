@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the kernels the boot matrix names, for $KERNEL, once each:
-# <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI), 16k-noemu, and 16k-base (the unpatched
+# <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI), rv-emu (riscv64,
+# 6.1 only), 16k-noemu, and 16k-base (the unpatched
 # source: a worktree at "base"; for a mainline comparison kernel, whose only
 # patch is the selftest, the noemu kernel is the unpatched one).
 # Usage: kernels.sh IMAGES_FILE LOGDIR
@@ -17,9 +18,9 @@ if [ "$KERNEL" = 6.1 ] && [ -z "${KERNEL_SRC:-}" ] && [ ! -d "$base_tree" ]; the
 	git -C "$TREE" worktree add -q --detach "$base_tree" base
 fi
 
-one() { # key pages variant tree
+one() { # key pages variant tree [arch]
 	local log=$logs/build-$1.log image
-	if image=$(TREE=$4 PAGES=$2 VARIANT=$3 step "build $(basename "$4") $1" \
+	if image=$(RIG_ARCH=${5:-arm64} TREE=$4 PAGES=$2 VARIANT=$3 step "build $(basename "$4") $1" \
 		"$TOP/scripts/build.sh" 2> >(tee "$log" >&2)); then
 		echo "$1 $image" >>"$images"
 	else
@@ -28,6 +29,7 @@ one() { # key pages variant tree
 }
 for p in 16k 4k 64k; do one "$p-emu" "$p" emu "$TREE"; done
 one 16k-acpi 16k acpi "$TREE"
+[ "$KERNEL" = 6.1 ] && one rv-emu 4k emu "$TREE" riscv64
 one 16k-noemu 16k noemu "$TREE"
 if [ -d "$base_tree" ]; then
 	one 16k-base 16k noemu "$base_tree"

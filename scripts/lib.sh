@@ -6,9 +6,22 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 KERNEL=${KERNEL:-6.1}
 PAGES=${PAGES:-16k}
-ARCH=arm64
-CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
-export ARCH CROSS_COMPILE
+# The guest architecture: arm64 (the Raspberry Pi 5 stand-in) or riscv64.
+RIG_ARCH=${RIG_ARCH:-arm64}
+case "$RIG_ARCH" in
+arm64)
+	ARCH=arm64 KSYM=ARM64 SUFFIX=
+	CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+	IMAGE=arch/arm64/boot/Image ;;
+riscv64)
+	ARCH=riscv KSYM=RISCV SUFFIX=-riscv64 PAGES=4k
+	CROSS_COMPILE=riscv64-linux-gnu-
+	IMAGE=arch/riscv/boot/Image ;;
+*)
+	echo "error: RIG_ARCH=$RIG_ARCH is not supported (arm64 or riscv64)" >&2
+	exit 1 ;;
+esac
+export ARCH CROSS_COMPILE RIG_ARCH
 
 # The kernel tree to work on (TREE may be preset, e.g. to the base worktree).
 if [ -n "${TREE:-}" ]; then
@@ -55,7 +68,7 @@ check_pages() {
 # Configuration variant: "emu" (default: NUMA + NUMA emulation), "noemu"
 # (NUMA, emulation compiled out), "nonuma".
 VARIANT=${VARIANT:-emu}
-outdir() { echo "$BUILD/out/$(basename "$TREE")-$PAGES-$VARIANT"; }
+outdir() { echo "$BUILD/out/$(basename "$TREE")$SUFFIX-$PAGES-$VARIANT"; }
 
 # The patch files named by $SERIES_FILE, one path per line.
 series_patches() {

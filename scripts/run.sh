@@ -7,7 +7,7 @@ NODES=${NODES:-4}
 
 step "checking packages" "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh"
-image=$(outdir)/arch/arm64/boot/Image
+image=$(outdir)/$IMAGE
 # A cold build compiles about 400 CPU-seconds of kernel (191 s measured on
 # 2 cores); with ccache warm, a rebuild takes seconds.
 [ -f "$image" ] || say "first build of this kernel: about $(((400 / $(nproc) + 59) / 60)) min on $(nproc) cores; later runs take seconds"

@@ -43,11 +43,13 @@ while read -r key image reason; do
 		ko "build-$key" "$reason"
 		continue
 	fi
-	O=${image%/arch/arm64/boot/Image}
+	O=${image%/arch/*/boot/Image}
 	if [ "$key" = 16k-base ] && [ "$O" = "$(PAGES=16k VARIANT=noemu outdir)" ]; then
 		continue	# no separate base tree (KERNEL_SRC): same kernel as 16k-noemu
 	fi
-	if make -C "$(readlink -f "$O/source")" -s O="$O" olddefconfig >/dev/null 2>&1 &&
+	a=arm64
+	[[ $key == rv-* ]] && a=riscv
+	if make -C "$(readlink -f "$O/source")" -s O="$O" ARCH=$a olddefconfig >/dev/null 2>&1 &&
 		"$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" 2>"$RES/config-$key.err"; then
 		ok "config-$key" "fragments intact after olddefconfig"
 	else
@@ -64,6 +66,14 @@ nt=$(step "numactl's test suite (Debian source, arm64)" "$TOP/scripts/numactl-te
 	ok numactl-tests-build "numactl $(dpkg-deb -f "$BUILD"/debs/numactl_*_arm64.deb Version) test programs and numademo" ||
 	ko numactl-tests-build "could not build numactl's test suite"
 GUEST_EXTRA="$ksft $nt" step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+# The riscv64 guest: the same kselftest and helpers, built for riscv64.
+if grep -q '^rv-emu /' "$RES/images"; then
+	rvksft=$(RIG_ARCH=riscv64 "$TOP/scripts/kselftest.sh") &&
+		ok kselftest-build-riscv64 "numa_emu_test built for riscv64" ||
+		ko kselftest-build-riscv64 "see $BUILD/kselftest-*-riscv64.log"
+	RIG_ARCH=riscv64 GUEST_EXTRA=$rvksft step "building initramfs (riscv64)" \
+		"$TOP/scripts/initramfs.sh" >/dev/null
+fi
 
 # The judge's own check: every property check fails on a layout breaking it.
 if python3 "$TOP/tests/judge.py" --selftest >"$RES/judge-selftest.out" 2>&1; then
@@ -92,6 +102,7 @@ fi
 # Layer 6: kernel hygiene, and every patch building on its own.
 record < <(O16=$(PAGES=16k VARIANT=emu outdir) BASE_TREE=$BASE_TREE \
 	BASE_O=$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir) "$TOP/tests/hygiene.sh")
+record < <(BASE_TREE=$BASE_TREE "$TOP/tests/htmldocs.sh")
 t0=$(date +%s)
 record < <("$TOP/tests/per-patch.sh")
 say "per-patch builds took $(($(date +%s) - t0)) s"

@@ -54,3 +54,15 @@ elif [ -z "$new" ]; then
 else
 	res FAIL w1-sparse "$(echo "$new" | head -1)"
 fi
+
+# MAINTAINERS: get_maintainer.pl names a maintainer for every new file.
+miss=
+for f in $(git -C "$TREE" diff --name-only --diff-filter=A base HEAD); do
+	(cd "$TREE" && scripts/get_maintainer.pl --no-git --no-rolestats -f "$f" 2>/dev/null) |
+		grep -q 'numa-emu@lists.invalid' || miss="$miss $f"
+done
+if [ -z "$miss" ]; then
+	res PASS get-maintainer "every new file has the NUMA EMULATION entry's maintainer"
+else
+	res FAIL get-maintainer "no maintainer for:$miss"
+fi

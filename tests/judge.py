@@ -80,7 +80,11 @@ class Machine:
     """The machine as the case describes it, and the request."""
 
     def __init__(self, a, text):
+        global RAM_BASE
+        # QEMU virt RAM starts at 1 GiB on arm64, at 2 GiB on riscv64.
+        RAM_BASE = dtvariant.RAM_BASE = (2 << 30) if getattr(a, "arch", "") == "riscv64" else (1 << 30)
         self.pages = a.pages
+        self.arch = getattr(a, "arch", "arm64")
         self.unit, self.block = UNIT[a.pages], BLOCK[a.pages]
         changes = dtvariant.load(a.variants).get(a.dt, {}) if a.dt != "-" else {}
         mem = size(a.mem)
@@ -92,6 +96,9 @@ class Machine:
         if m:
             cap = RAM_BASE + size(m.group(1))
             ranges = [(s, min(e, cap)) for s, e in ranges if s < cap]
+        if getattr(a, "arch", "") == "riscv64":
+            # OpenSBI keeps the first 2 MiB; the kernel's memory starts above.
+            ranges = [(max(s, RAM_BASE + 2 * MiB), e) for s, e in ranges if e > RAM_BASE + 2 * MiB]
         self.ranges = ranges
         self.keep = [(int(b, 16), int(b, 16) + int(sz) * MiB) for b, sz in
                      re.findall(r"created CMA memory pool at (0x[0-9a-f]+), size (\d+) MiB", text)]
@@ -317,11 +324,23 @@ def properties(m, g, expect, slack, table):
             yield "reserve", fail.strip()
 
     # cpus
-    for n, v in g.nodes.items():
-        p = phys_of.get(n)
-        want_cpus = next((c for nid, _, c in m.phys if nid == p), set())
-        if v["cpus"] != want_cpus:
-            yield "cpus", f"node {n} lists cpus {sorted(v['cpus'])}, physical node {p} has {sorted(want_cpus)}"
+    if m.arch == "riscv64" and len(m.phys) > 1:
+        # riscv numbers the boot hart CPU 0, and OpenSBI picks the boot
+        # hart at random: the CPUs of a physical node are known by count,
+        # not by number. Fake nodes of one physical node list one set.
+        sets = {}
+        for n, v in g.nodes.items():
+            sets.setdefault(phys_of.get(n), set()).add(frozenset(v["cpus"]))
+        for nid, _, c in m.phys:
+            got_sets = sets.get(nid, set())
+            if len(got_sets) != 1 or len(next(iter(got_sets))) != len(c):
+                yield "cpus", f"nodes of physical node {nid} list cpus {[sorted(x) for x in got_sets]}, expected one set of {len(c)}"
+    else:
+        for n, v in g.nodes.items():
+            p = phys_of.get(n)
+            want_cpus = next((c for nid, _, c in m.phys if nid == p), set())
+            if v["cpus"] != want_cpus:
+                yield "cpus", f"node {n} lists cpus {sorted(v['cpus'])}, physical node {p} has {sorted(want_cpus)}"
     for cpu, linked in g.links.items():
         listed = {n for n, v in g.nodes.items() if cpu in v["cpus"]}
         if linked != listed:
@@ -476,6 +495,18 @@ def judge(a, text):
         if not re.search(r"fail:0 .*error:0", tot):
             bad = [ln[7:] for ln in g.lines if ln.startswith("KSFTHP not ok")]
             errors.append("kselftest after hotplug: " + (bad[0] if bad else tot or "no totals"))
+    # Two cpusets with disjoint cpuset.mems: each workload's pages stay on
+    # its own nodes.
+    if re.search(r"(?:^|\s)cpuset(?:\s|$)", rest):
+        sets = re.findall(r"^RIG cpuset (\w+) mems (\S+) pages (.*)$", g.text, re.M)
+        if len(sets) != 2:
+            errors.append("cpuset: " + next((ln for ln in g.lines if "RIG cpuset error" in ln),
+                                             f"{len(sets)} cpusets reported"))
+        for name, mems, pages in sets:
+            allowed = cpus(mems)
+            used = {int(p.split(":")[0]) for p in pages.split()}
+            if not used or not used <= allowed:
+                errors.append(f"cpuset {name}: pages on nodes {sorted(used)}, cpuset.mems {mems}")
     # A PCI device the firmware places on node F reports node F.
     dev = re.search(r"(?:^|\s)device=(\d+)", rest)
     if dev:
@@ -493,7 +524,7 @@ def judge(a, text):
             used = {node for cpu, node in pairs if cpu in c}
             if not pairs or len(used) != min(len(c), len(fakes)) or not used <= set(fakes):
                 errors.append(f"cpu_to_node of physical node {nid}: {sorted(pairs)}, expected spread over {sorted(fakes)}")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|timeout|hotplug|device)=|(?:quiet|spreadcpus|numactl-suite|fallback)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|table|nodes|shares|timeout|hotplug|device)=|(?:quiet|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -586,6 +617,7 @@ def main():
     ap = argparse.ArgumentParser()
     for opt in ("log", "pages", "mem", "smp", "dt", "qemu", "cmdline", "expect", "variants"):
         ap.add_argument("--" + opt, default="")
+    ap.add_argument("--arch", default="arm64")
     ap.add_argument("--selftest", action="store_true")
     a = ap.parse_args()
     if a.selftest:

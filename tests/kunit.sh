@@ -1,10 +1,16 @@
 #!/bin/bash
-# The KUnit suite, run with the kernel's own kunit.py under QEMU.
+# The KUnit suite, run with the kernel's own kunit.py under QEMU. A section
+# mismatch in the build fails it too: the suite runs from the init section.
 . "$(dirname "$0")/../scripts/lib.sh"
 export CCACHE_DEPEND=1 CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+log=$BUILD/kunit.log
 cd "$TREE"
 python3 tools/testing/kunit/kunit.py run --arch=arm64 \
 	--cross_compile="$CROSS_COMPILE" --build_dir="$BUILD/kunit" \
 	--kunitconfig="$TOP/configs/kunit.config" \
 	--make_options "CC=ccache ${CROSS_COMPILE}gcc" --jobs "$(nproc)" \
-	--timeout 300 </dev/null
+	--timeout 300 </dev/null 2>&1 | tee "$log"
+if grep -i "section mismatch" "$log"; then
+	echo "error: section mismatch in the KUnit build ($log)"
+	exit 1
+fi

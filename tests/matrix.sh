@@ -28,12 +28,16 @@ boot_case() { # line from tests/matrix.txt
 		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp") || { echo "FAIL|$name|no device tree $dt"; return; }
 		qemu="$qemu -dtb $dtb"
 	fi
-	if ! HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${STRICT:+ rig.args=-S}" QEMU_ARGS="$qemu" \
+	local arch=arm64
+	[[ $kernel == rv-* ]] && arch=riscv64
+	if ! RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${STRICT:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 		TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
 		echo "FAIL|$name|boot did not finish ($log)"
 		return
 	fi
-	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "${kernel%%-*}" \
+	local pages=${kernel%%-*}
+	[ "$arch" = riscv64 ] && pages=4k
+	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "$pages" --arch "$arch" \
 		--mem "$mem" --smp "$smp" --dt "$dt" --qemu "$qemu" --cmdline "$cmdline" \
 		--expect "$expect" --variants "$TOP/tests/dt-variants.txt"); then
 		echo "PASS|$name|$verdict"

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory benchmark for NUMA emulation: what interleaving over (fake) nodes
+ * does to page-fault throughput, streaming bandwidth and memory latency,
+ * with the machine's own timings. The same program runs in the rig's QEMU
+ * guests and natively on a Raspberry Pi 5:
+ *
+ *   cc -O2 -pthread -o bench bench.c        (static: add -static)
+ *   ./bench [-r REPS] [-m MIB] [-c CPUS] [-q]
+ *
+ * Each figure is measured under the default memory policy and under
+ * MPOL_INTERLEAVE over all nodes with memory (set_mempolicy(), as
+ * "numactl --interleave=all" does), REPS times; it prints the median and
+ * the spread (max - min) / median. Output lines:
+ *
+ *   BENCH <test> policy=<default|interleave> threads=<n> median=<v> spread=<pct> unit=<u>
+ *   BENCH vmstat <counter> <delta>      (NUMA counters over the whole run)
+ *
+ * Tests: fault (first touch of fresh anonymous memory, MiB/s), copy and
+ * triad (streaming over arrays far larger than the caches, MiB/s), chase
+ * (dependent random loads over a large buffer, ns per load).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MPOL_DEFAULT_		0
+#define MPOL_INTERLEAVE_	3
+#define MAX_NODES		1024
+#define MAX_THREADS		64
+#define MAX_REPS		32
+
+static size_t mib = 256;	/* per array, per thread (copy/triad), per run */
+static int reps = 5, max_cpus;
+static long page;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int set_policy(int interleave)
+{
+	unsigned long mask[MAX_NODES / (8 * sizeof(long))] = { 0 };
+	char path[64];
+	int n, nodes = 0;
+
+	if (!interleave)
+		return syscall(__NR_set_mempolicy, MPOL_DEFAULT_, NULL, 0);
+	for (n = 0; n < MAX_NODES; n++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+		if (!access(path, F_OK)) {
+			mask[n / (8 * sizeof(long))] |= 1UL << (n % (8 * sizeof(long)));
+			nodes++;
+		}
+	}
+	if (nodes < 2)
+		return -1;
+	return syscall(__NR_set_mempolicy, MPOL_INTERLEAVE_, mask, MAX_NODES + 1);
+}
+
+static void *map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	/* Base pages: a huge page would sit on one node. */
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+	return p;
+}
+
+struct job {
+	int test, interleave;
+	size_t bytes;
+	double value;		/* MiB/s or ns */
+	pthread_barrier_t *start;
+};
+
+enum { FAULT, COPY, TRIAD, CHASE };
+static const char *const names[] = { "fault", "copy", "triad", "chase" };
+static const char *const units[] = { "MiB/s", "MiB/s", "MiB/s", "ns" };
+
+/* One thread's share of one test; the policy is per thread. */
+static void *run(void *arg)
+{
+	struct job *j = arg;
+	size_t i, n = j->bytes / sizeof(double);
+	double t0, t;
+
+	set_policy(j->interleave);
+	if (j->test == FAULT) {
+		char *p = map(j->bytes);
+
+		pthread_barrier_wait(j->start);
+		t0 = now();
+		for (i = 0; i < j->bytes; i += page)
+			p[i] = 1;
+		t = now() - t0;
+		j->value = j->bytes / t / (1 << 20);
+		munmap(p, j->bytes);
+	} else if (j->test == COPY || j->test == TRIAD) {
+		double *a = map(j->bytes), *b = map(j->bytes), *c = map(j->bytes);
+
+		for (i = 0; i < n; i++) {
+			a[i] = 1.0;
+			b[i] = 2.0;
+			c[i] = 0.0;
+		}
+		pthread_barrier_wait(j->start);
+		t0 = now();
+		if (j->test == COPY)
+			memcpy(c, a, j->bytes);
+		else
+			for (i = 0; i < n; i++)
+				c[i] = a[i] + 3.0 * b[i];
+		t = now() - t0;
+		/* Bytes moved: copy reads a, writes c; triad reads a, b, writes c. */
+		j->value = (j->test == COPY ? 2.0 : 3.0) * j->bytes / t / (1 << 20);
+		if (c[n / 2] < 0)	/* keep the result alive */
+			printf("?\n");
+		munmap(a, j->bytes);
+		munmap(b, j->bytes);
+		munmap(c, j->bytes);
+	} else {
+		size_t count = j->bytes / sizeof(size_t), loads = 2000000, k;
+		size_t *next = map(j->bytes);
+		uint64_t x = 88172645463325252ULL;
+
+		/* A random cyclic permutation (Sattolo), one line per step. */
+		for (i = 0; i < count; i++)
+			next[i] = i;
+		for (i = count - 1; i > 0; i--) {
+			size_t r, tmp;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			r = x % i;
+			tmp = next[i];
+			next[i] = next[r];
+			next[r] = tmp;
+		}
+		pthread_barrier_wait(j->start);
+		t0 = now();
+		for (k = 0, i = 0; k < loads; k++)
+			i = next[i];
+		t = now() - t0;
+		j->value = t * 1e9 / loads;
+		if (i == count)		/* keep the chase alive */
+			printf("?\n");
+		munmap(next, j->bytes);
+	}
+	return NULL;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Run @test on @threads threads, @reps times; print median and spread. */
+static void measure(int test, int interleave, int threads)
+{
+	double v[MAX_REPS];
+	int r, t;
+
+	for (r = 0; r < reps; r++) {
+		struct job jobs[MAX_THREADS];
+		pthread_t tid[MAX_THREADS];
+		pthread_barrier_t start;
+		double sum = 0;
+
+		pthread_barrier_init(&start, NULL, threads);
+		for (t = 0; t < threads; t++) {
+			jobs[t] = (struct job){ test, interleave, mib << 20, 0, &start };
+			pthread_create(&tid[t], NULL, run, &jobs[t]);
+		}
+		for (t = 0; t < threads; t++) {
+			pthread_join(tid[t], NULL);
+			sum += jobs[t].value;
+		}
+		pthread_barrier_destroy(&start);
+		/* Throughput adds up over threads; latency is the mean. */
+		v[r] = test == CHASE ? sum / threads : sum;
+	}
+	qsort(v, reps, sizeof(v[0]), cmp);
+	printf("BENCH %s policy=%s threads=%d median=%.2f spread=%.1f unit=%s\n",
+	       names[test], interleave ? "interleave" : "default", threads,
+	       v[reps / 2], v[reps / 2] ? 100 * (v[reps - 1] - v[0]) / v[reps / 2] : 0,
+	       units[test]);
+	fflush(stdout);
+}
+
+static const char *const counters[] = {
+	"numa_hit", "numa_miss", "numa_interleave", "numa_local", "numa_other",
+	"numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
+	"numa_pages_migrated",
+};
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void vmstat(unsigned long long *v)
+{
+	char name[64];
+	unsigned long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	unsigned int i;
+
+	memset(v, 0, NR_COUNTERS * sizeof(*v));
+	while (f && fscanf(f, "%63s %llu", name, &val) == 2)
+		for (i = 0; i < NR_COUNTERS; i++)
+			if (!strcmp(name, counters[i]))
+				v[i] = val;
+	if (f)
+		fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long before[NR_COUNTERS], after[NR_COUNTERS];
+	int opt, test, pol, threads, policies = 2;
+	unsigned int i;
+
+	page = sysconf(_SC_PAGESIZE);
+	max_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	while ((opt = getopt(argc, argv, "r:m:c:q")) != -1) {
+		if (opt == 'r')
+			reps = atoi(optarg);
+		else if (opt == 'm')
+			mib = atol(optarg);
+		else if (opt == 'c')
+			max_cpus = atoi(optarg);
+		else if (opt == 'q')
+			policies = 1;	/* default policy only */
+		else {
+			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS || !mib || max_cpus < 1 || max_cpus > MAX_THREADS) {
+		fprintf(stderr, "bench: bad arguments\n");
+		return 2;
+	}
+	if (policies == 2 && set_policy(1)) {
+		printf("BENCH note: fewer than two nodes; default policy only\n");
+		policies = 1;
+	}
+	set_policy(0);
+	printf("BENCH config reps=%d mib=%zu cpus=%d page=%ld\n", reps, mib, max_cpus, page);
+	vmstat(before);
+	for (test = FAULT; test <= CHASE; test++)
+		for (pol = 0; pol < policies; pol++)
+			for (threads = 1; threads <= max_cpus; threads *= 2) {
+				measure(test, pol, threads);
+				if (threads < max_cpus && threads * 2 > max_cpus)
+					threads = max_cpus / 2;	/* end on all CPUs */
+				if (test == CHASE)
+					break;		/* latency: one thread */
+			}
+	vmstat(after);
+	for (i = 0; i < NR_COUNTERS; i++)
+		printf("BENCH vmstat %s %llu\n", counters[i], after[i] - before[i]);
+	return 0;
+}
