@@ -6,14 +6,20 @@
  * guests and natively on a Raspberry Pi 5:
  *
  *   cc -O2 -pthread -o bench bench.c        (static: add -static)
- *   ./bench [-r REPS] [-m MIB] [-c CPUS] [-q]
+ *   ./bench [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]
  *
- * Each figure is measured under the default memory policy and under
+ * -q: the default policy only; -e: 1 CPU and all CPUs, not the steps between.
+ *
+ * Each timed run repeats its test for at least MIN_TIME seconds, so that a
+ * scheduler tick on a busy host is a small part of it. Each figure is
+ * measured under the default memory policy and under
  * MPOL_INTERLEAVE over all nodes with memory (set_mempolicy(), as
- * "numactl --interleave=all" does), REPS times; it prints the median and
- * the spread (max - min) / median. Output lines:
+ * "numactl --interleave=all" does), once to warm up and then REPS times;
+ * it prints the median, the best run (highest throughput, lowest latency:
+ * the run least disturbed by anything else on the machine) and the spread
+ * (max - min) / median. Output lines:
  *
- *   BENCH <test> policy=<default|interleave> threads=<n> median=<v> spread=<pct> unit=<u>
+ *   BENCH <test> policy=<default|interleave> threads=<n> median=<v> best=<v> spread=<pct> unit=<u>
  *   BENCH vmstat <counter> <delta>      (NUMA counters over the whole run)
  *
  * Tests: fault (first touch of fresh anonymous memory, MiB/s), copy and
@@ -36,6 +42,7 @@
 #define MAX_NODES		1024
 #define MAX_THREADS		64
 #define MAX_REPS		32
+#define MIN_TIME		0.25	/* seconds: each timed run lasts at least this */
 
 static size_t mib = 256;	/* per array, per thread (copy/triad), per run */
 static int reps = 5, max_cpus;
@@ -103,17 +110,22 @@ static void *run(void *arg)
 
 	set_policy(j->interleave);
 	if (j->test == FAULT) {
-		char *p = map(j->bytes);
+		double bytes = 0;
 
 		pthread_barrier_wait(j->start);
-		t0 = now();
-		for (i = 0; i < j->bytes; i += page)
-			p[i] = 1;
-		t = now() - t0;
-		j->value = j->bytes / t / (1 << 20);
-		munmap(p, j->bytes);
+		for (t = 0; t < MIN_TIME; bytes += j->bytes) {
+			char *p = map(j->bytes);
+
+			t0 = now();
+			for (i = 0; i < j->bytes; i += page)
+				p[i] = 1;
+			t += now() - t0;
+			munmap(p, j->bytes);
+		}
+		j->value = bytes / t / (1 << 20);
 	} else if (j->test == COPY || j->test == TRIAD) {
 		double *a = map(j->bytes), *b = map(j->bytes), *c = map(j->bytes);
+		double passes = 0;
 
 		for (i = 0; i < n; i++) {
 			a[i] = 1.0;
@@ -122,21 +134,24 @@ static void *run(void *arg)
 		}
 		pthread_barrier_wait(j->start);
 		t0 = now();
-		if (j->test == COPY)
-			memcpy(c, a, j->bytes);
-		else
-			for (i = 0; i < n; i++)
-				c[i] = a[i] + 3.0 * b[i];
-		t = now() - t0;
+		do {
+			if (j->test == COPY)
+				memcpy(c, a, j->bytes);
+			else
+				for (i = 0; i < n; i++)
+					c[i] = a[i] + 3.0 * b[i];
+			passes++;
+			t = now() - t0;
+		} while (t < MIN_TIME);
 		/* Bytes moved: copy reads a, writes c; triad reads a, b, writes c. */
-		j->value = (j->test == COPY ? 2.0 : 3.0) * j->bytes / t / (1 << 20);
+		j->value = passes * (j->test == COPY ? 2.0 : 3.0) * j->bytes / t / (1 << 20);
 		if (c[n / 2] < 0)	/* keep the result alive */
 			printf("?\n");
 		munmap(a, j->bytes);
 		munmap(b, j->bytes);
 		munmap(c, j->bytes);
 	} else {
-		size_t count = j->bytes / sizeof(size_t), loads = 2000000, k;
+		size_t count = j->bytes / sizeof(size_t), loads = 0, k;
 		size_t *next = map(j->bytes);
 		uint64_t x = 88172645463325252ULL;
 
@@ -156,9 +171,13 @@ static void *run(void *arg)
 		}
 		pthread_barrier_wait(j->start);
 		t0 = now();
-		for (k = 0, i = 0; k < loads; k++)
-			i = next[i];
-		t = now() - t0;
+		i = 0;
+		do {
+			for (k = 0; k < 1000000; k++)
+				i = next[i];
+			loads += k;
+			t = now() - t0;
+		} while (t < MIN_TIME);
 		j->value = t * 1e9 / loads;
 		if (i == count)		/* keep the chase alive */
 			printf("?\n");
@@ -174,13 +193,16 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Run @test on @threads threads, @reps times; print median and spread. */
+/*
+ * Run @test on @threads threads, once to warm up and then @reps times;
+ * print the median, the best and the spread of the timed runs.
+ */
 static void measure(int test, int interleave, int threads)
 {
 	double v[MAX_REPS];
 	int r, t;
 
-	for (r = 0; r < reps; r++) {
+	for (r = -1; r < reps; r++) {
 		struct job jobs[MAX_THREADS];
 		pthread_t tid[MAX_THREADS];
 		pthread_barrier_t start;
@@ -188,7 +210,9 @@ static void measure(int test, int interleave, int threads)
 
 		pthread_barrier_init(&start, NULL, threads);
 		for (t = 0; t < threads; t++) {
-			jobs[t] = (struct job){ test, interleave, mib << 20, 0, &start };
+			/* Faults are cheap: twice the memory for a longer run. */
+			jobs[t] = (struct job){ test, interleave,
+						(test == FAULT ? 2 * mib : mib) << 20, 0, &start };
 			pthread_create(&tid[t], NULL, run, &jobs[t]);
 		}
 		for (t = 0; t < threads; t++) {
@@ -197,13 +221,14 @@ static void measure(int test, int interleave, int threads)
 		}
 		pthread_barrier_destroy(&start);
 		/* Throughput adds up over threads; latency is the mean. */
-		v[r] = test == CHASE ? sum / threads : sum;
+		if (r >= 0)
+			v[r] = test == CHASE ? sum / threads : sum;
 	}
 	qsort(v, reps, sizeof(v[0]), cmp);
-	printf("BENCH %s policy=%s threads=%d median=%.2f spread=%.1f unit=%s\n",
+	printf("BENCH %s policy=%s threads=%d median=%.2f best=%.2f spread=%.1f unit=%s\n",
 	       names[test], interleave ? "interleave" : "default", threads,
-	       v[reps / 2], v[reps / 2] ? 100 * (v[reps - 1] - v[0]) / v[reps / 2] : 0,
-	       units[test]);
+	       v[reps / 2], test == CHASE ? v[0] : v[reps - 1],
+	       v[reps / 2] ? 100 * (v[reps - 1] - v[0]) / v[reps / 2] : 0, units[test]);
 	fflush(stdout);
 }
 
@@ -233,12 +258,12 @@ static void vmstat(unsigned long long *v)
 int main(int argc, char **argv)
 {
 	unsigned long long before[NR_COUNTERS], after[NR_COUNTERS];
-	int opt, test, pol, threads, policies = 2;
+	int opt, test, pol, threads, policies = 2, ends = 0;
 	unsigned int i;
 
 	page = sysconf(_SC_PAGESIZE);
 	max_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((opt = getopt(argc, argv, "r:m:c:q")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:c:qe")) != -1) {
 		if (opt == 'r')
 			reps = atoi(optarg);
 		else if (opt == 'm')
@@ -247,8 +272,11 @@ int main(int argc, char **argv)
 			max_cpus = atoi(optarg);
 		else if (opt == 'q')
 			policies = 1;	/* default policy only */
+		else if (opt == 'e')
+			ends = 1;	/* 1 CPU and all CPUs only */
 		else {
-			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -265,10 +293,12 @@ int main(int argc, char **argv)
 	vmstat(before);
 	for (test = FAULT; test <= CHASE; test++)
 		for (pol = 0; pol < policies; pol++)
-			for (threads = 1; threads <= max_cpus; threads *= 2) {
-				measure(test, pol, threads);
-				if (threads < max_cpus && threads * 2 > max_cpus)
-					threads = max_cpus / 2;	/* end on all CPUs */
+			/* 1, 2, 4, ... CPUs, ending on all of them. */
+			for (threads = 1; threads <= max_cpus;
+			     threads = threads < max_cpus && 2 * threads > max_cpus ?
+				       max_cpus : 2 * threads) {
+				if (!ends || threads == 1 || threads == max_cpus)
+					measure(test, pol, threads);
 				if (test == CHASE)
 					break;		/* latency: one thread */
 			}
