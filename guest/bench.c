@@ -5,7 +5,7 @@
  * with the machine's own timings. The same program runs in the rig's QEMU
  * guests and natively on a Raspberry Pi 5:
  *
- *   cc -O2 -pthread -o bench bench.c        (static: add -static)
+ *   cc -O2 -pthread -o bench bench.c        (static: add -static; needs vmstat.h)
  *   ./bench [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]
  *
  * -q: the default policy only; -e: 1 CPU and all CPUs, not the steps between.
@@ -36,6 +36,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "vmstat.h"
 
 #define MPOL_DEFAULT_		0
 #define MPOL_INTERLEAVE_	3
@@ -232,32 +234,9 @@ static void measure(int test, int interleave, int threads)
 	fflush(stdout);
 }
 
-static const char *const counters[] = {
-	"numa_hit", "numa_miss", "numa_interleave", "numa_local", "numa_other",
-	"numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
-	"numa_pages_migrated",
-};
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-static void vmstat(unsigned long long *v)
-{
-	char name[64];
-	unsigned long long val;
-	FILE *f = fopen("/proc/vmstat", "r");
-	unsigned int i;
-
-	memset(v, 0, NR_COUNTERS * sizeof(*v));
-	while (f && fscanf(f, "%63s %llu", name, &val) == 2)
-		for (i = 0; i < NR_COUNTERS; i++)
-			if (!strcmp(name, counters[i]))
-				v[i] = val;
-	if (f)
-		fclose(f);
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long long before[NR_COUNTERS], after[NR_COUNTERS];
+	unsigned long long before[NR_NUMA_COUNTERS], after[NR_NUMA_COUNTERS];
 	int opt, test, pol, threads, policies = 2, ends = 0;
 	unsigned int i;
 
@@ -290,7 +269,7 @@ int main(int argc, char **argv)
 	}
 	set_policy(0);
 	printf("BENCH config reps=%d mib=%zu cpus=%d page=%ld\n", reps, mib, max_cpus, page);
-	vmstat(before);
+	read_numa_counters(before);
 	for (test = FAULT; test <= CHASE; test++)
 		for (pol = 0; pol < policies; pol++)
 			/* 1, 2, 4, ... CPUs, ending on all of them. */
@@ -302,8 +281,8 @@ int main(int argc, char **argv)
 				if (test == CHASE)
 					break;		/* latency: one thread */
 			}
-	vmstat(after);
-	for (i = 0; i < NR_COUNTERS; i++)
-		printf("BENCH vmstat %s %llu\n", counters[i], after[i] - before[i]);
+	read_numa_counters(after);
+	for (i = 0; i < NR_NUMA_COUNTERS; i++)
+		printf("BENCH vmstat %s %llu\n", numa_counters[i], after[i] - before[i]);
 	return 0;
 }

@@ -23,30 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vmstat.h"
+
 #define MAX_NODES 1024
-
-static const char *const counters[] = {
-	"numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
-	"numa_pages_migrated", "numa_hit", "numa_miss", "numa_foreign",
-	"numa_interleave", "numa_local", "numa_other",
-};
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-static void vmstat(unsigned long long *v)
-{
-	char name[64];
-	unsigned long long val;
-	FILE *f = fopen("/proc/vmstat", "r");
-	unsigned int i;
-
-	memset(v, 0, NR_COUNTERS * sizeof(*v));
-	while (f && fscanf(f, "%63s %llu", name, &val) == 2)
-		for (i = 0; i < NR_COUNTERS; i++)
-			if (!strcmp(name, counters[i]))
-				v[i] = val;
-	if (f)
-		fclose(f);
-}
 
 static double now(void)
 {
@@ -121,7 +100,7 @@ static char *buffer(size_t bytes)
 
 int main(int argc, char **argv)
 {
-	unsigned long long before[NR_COUNTERS], after[NR_COUNTERS];
+	unsigned long long before[NR_NUMA_COUNTERS], after[NR_NUMA_COUNTERS];
 	size_t page = sysconf(_SC_PAGESIZE), bytes;
 	int n, secs, i;
 	unsigned int c;
@@ -161,7 +140,7 @@ int main(int argc, char **argv)
 	}
 	printf("RIG numaload %s %d, %zu MiB, %d s\n", argv[1], n, bytes >> 20, secs);
 	fflush(stdout);
-	vmstat(before);
+	read_numa_counters(before);
 
 	if (!strcmp(argv[1], "threads")) {
 		struct work w[64];
@@ -205,10 +184,10 @@ int main(int argc, char **argv)
 			;
 	}
 
-	vmstat(after);
+	read_numa_counters(after);
 	printf("RIG numaload vmstat");
-	for (c = 0; c < NR_COUNTERS; c++)
-		printf(" %s=%llu", counters[c], after[c] - before[c]);
+	for (c = 0; c < NR_NUMA_COUNTERS; c++)
+		printf(" %s=%llu", numa_counters[c], after[c] - before[c]);
 	printf("\n");
 	printf("RIG numaload done\n");
 	return 0;

@@ -16,7 +16,6 @@
 OUT=$BUILD/bench
 rm -rf "$OUT/logs"
 mkdir -p "$OUT/logs"
-ROUNDS=${ROUNDS:-1}
 REPS=${REPS:-3}
 MIB=${MIB:-16}
 
@@ -49,22 +48,17 @@ runs=(
 	"mainline-8|$main|numa=fake=8"
 	"none-again|$base|"
 )
-# ROUNDS passes over the whole list (more than one: a figure is the best
-# of all rounds).
-n=$((ROUNDS * ${#runs[@]}))
 i=0
-for round in $(seq "$ROUNDS"); do
-	for r in "${runs[@]}"; do
-		IFS='|' read -r name image cmd <<<"$r"
-		i=$((i + 1))
-		MEM=4G SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off" \
-			CMDLINE="$cmd rig.mode=bench rig.args=-e,-r,$REPS,-m,$MIB" \
-			step "bench $i/$n: $name (round $round)" "$TOP/scripts/boot.sh" "$image" \
-			"$OUT/logs/$name.$round.log" || die "bench $name failed ($OUT/logs/$name.$round.log)"
-	done
+for r in "${runs[@]}"; do
+	IFS='|' read -r name image cmd <<<"$r"
+	i=$((i + 1))
+	MEM=4G SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off" \
+		CMDLINE="$cmd rig.mode=bench rig.args=-e,-r,$REPS,-m,$MIB" \
+		step "bench $i/${#runs[@]}: $name" "$TOP/scripts/boot.sh" "$image" "$OUT/logs/$name.log" ||
+		die "bench $name failed ($OUT/logs/$name.log)"
 done
 python3 "$TOP/tests/bench-report.py" "$OUT" "$(make -s -C "$TREE" kernelversion)" \
-	"$(make -s -C "$BUILD/linux-6.12" kernelversion)" "$ROUNDS" "${runs[@]%%|*}" >"$OUT/results.md" ||
+	"$(make -s -C "$BUILD/linux-6.12" kernelversion)" "${runs[@]%%|*}" >"$OUT/results.md" ||
 	die "report failed"
 gnuplot "$OUT/chart.gp" || die "gnuplot failed"
 sed -n '1,/^$/p' "$OUT/results.md"

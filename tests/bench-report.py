@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """Turn the logs of "make bench" into results.md and a gnuplot chart.
 
-Usage: bench-report.py OUTDIR VERSION-6.1 VERSION-6.12 ROUNDS NAME...
-Reads OUTDIR/logs/NAME.ROUND.log (the first NAME is the baseline, no
-emulation) and merges the rounds of each NAME: the best figure, the lowest
-boot time, the mean kernel memory, the highest NUMA counters;
+Usage: bench-report.py OUTDIR VERSION-6.1 VERSION-6.12 NAME...
+Reads OUTDIR/logs/NAME.log (the first NAME is the baseline, no emulation);
 writes OUTDIR/chart.gp and OUTDIR/chart.dat, prints results.md.
 """
 import datetime
@@ -37,34 +35,9 @@ def parse(path):
             "init": float(init.group(1)) if init else None, "nodes": nodes}
 
 
-def merge(rounds):
-    """One configuration's rounds as one: the best of each figure, etc."""
-    bench = {}
-    for r in rounds:
-        for key, (best, spread, med) in r["bench"].items():
-            lower = key[0] == "chase"
-            old = bench.get(key)
-            if not old or (best < old[0] if lower else best > old[0]):
-                bench[key] = (best, spread, med)
-    # How far the rounds' bests are apart, for the baseline's noise (with
-    # one round: the spread of its runs).
-    for key in bench if len(rounds) > 1 else ():
-        vals = [r["bench"][key][0] for r in rounds if key in r["bench"]]
-        bench[key] = (bench[key][0], 100 * (max(vals) - min(vals)) / min(vals), bench[key][2])
-    used = [r["used"] for r in rounds if r["used"] is not None]
-    init = [r["init"] for r in rounds if r["init"] is not None]
-    vm = {}
-    for r in rounds:
-        for k, v in r["vm"].items():
-            vm[k] = max(vm.get(k, 0), v)
-    return {"bench": bench, "vm": vm, "used": sum(used) / len(used) if used else None,
-            "init": min(init) if init else None, "nodes": rounds[0]["nodes"]}
-
-
 def main():
-    out, v61, v612, nrounds, *names = sys.argv[1:]
-    runs = {n: merge([parse(f"{out}/logs/{n}.{k}.log") for k in range(1, int(nrounds) + 1)])
-            for n in names}
+    out, v61, v612, *names = sys.argv[1:]
+    runs = {n: parse(f"{out}/logs/{n}.log") for n in names}
     base = runs[names[0]]
     cpus = max(th for (_, _, th) in base["bench"])
     lines = []
@@ -76,9 +49,8 @@ def main():
       "at a time, with `-icount shift=3,sleep=off`: the guest clock counts executed "
       "instructions, so timings measure what the kernels execute, not the load of the host. "
       "Each figure is the best of its timed runs of `guest/bench.c` (each at least 0.25 s "
-      f"of guest time, after one warm-up run; {nrounds} round(s) over the list); the "
-      "absolute column gives the spread of the baseline's runs (of its rounds' bests "
-      "with more than one round). Single-CPU figures repeat to within 0.1 %; "
+      f"of guest time, after one warm-up run); the absolute column gives the spread of "
+      "the baseline's runs. Single-CPU figures repeat from run to run to within about 1 %; "
       "multi-CPU figures vary with how QEMU interleaves the vCPUs. A ratio above 1 is better for throughput (MiB/s), below 1 for "
       "latency (ns). `none-again` boots the unpatched kernel a second time at the end: "
       "its distance from 1 is the noise of this run. Mainline's ratios also carry "
