@@ -12,7 +12,11 @@ run_side() { # kernel-version label
 	KERNEL=$v "$TOP/scripts/tree.sh"
 	KERNEL=$v "$TOP/scripts/kernels.sh" "$RES/images-$v" "$BUILD/logs/compare-$v"
 	ksft=$(KERNEL=$v "$TOP/scripts/kselftest.sh")
-	GUEST_EXTRA=$ksft step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
+	# numactl's own suite, as in "make check" (it needs the initramfs's
+	# arm64 libnuma first).
+	step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
+	nt=$("$TOP/scripts/numactl-tests.sh") || die "cannot build numactl's test suite"
+	GUEST_EXTRA="$ksft $nt" step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
 	LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
 		"$TOP/tests/matrix.sh" "$RES/images-$v" "$RES/compare-$v.out"
 }
