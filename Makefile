@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK
 
-.PHONY: run check compare bench fresh tree refresh kernel initramfs clean
+.PHONY: run check compare bench guide fresh tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
@@ -17,6 +17,9 @@ compare:
 
 bench:
 	@scripts/bench.sh
+
+guide:
+	@tests/guide.sh
 
 fresh:
 	@scripts/fresh.sh

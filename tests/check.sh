@@ -107,6 +107,9 @@ t0=$(date +%s)
 record < <("$TOP/tests/per-patch.sh")
 say "per-patch builds took $(($(date +%s) - t0)) s"
 
+# Layer 7: the README's Raspberry Pi 5 guide, followed as written.
+record < <("$TOP/tests/guide.sh")
+
 echo
 echo "results table: $RES/table.md"
 if [ "$skip" -gt 0 ]; then

@@ -17,7 +17,9 @@ run_side() { # kernel-version label
 	step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
 	nt=$("$TOP/scripts/numactl-tests.sh") || die "cannot build numactl's test suite"
 	GUEST_EXTRA="$ksft $nt" step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
-	LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
+	# KERNEL decides whether the kselftest also checks this series' own
+	# rules (-S): on mainline it must not.
+	KERNEL=$v LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
 		"$TOP/tests/matrix.sh" "$RES/images-$v" "$RES/compare-$v.out"
 }
 
