@@ -84,7 +84,11 @@ for name in order:
     if m[0] not in ("PASS", "N/A"):
         for k in kind(m[1]):
             tally[k] = tally.get(k, 0) + 1
-    if m[0] != "N/A" and mk != "skip" and not mk.startswith("pass"):
+    if m[0] == "N/A" or mk == "skip" or mk.startswith("pass"):
+        pass
+    elif mk in ("no log", "did not run"):
+        tally["kselftest did not run (mainline)"] = tally.get("kselftest did not run (mainline)", 0) + 1
+    else:
         tally["kselftest invariant failures (mainline)"] = tally.get("kselftest invariant failures (mainline)", 0) + 1
 
 n = len(order)

@@ -17,6 +17,13 @@ run_side() { # kernel-version label
 	step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
 	nt=$("$TOP/scripts/numactl-tests.sh") || die "cannot build numactl's test suite"
 	GUEST_EXTRA="$ksft $nt" step "initramfs ($label)" "$TOP/scripts/initramfs.sh" >/dev/null
+	# The riscv64 guest of this series' side, as in "make check".
+	if grep -q '^rv-emu /' "$RES/images-$v"; then
+		local rvksft
+		rvksft=$(KERNEL=$v RIG_ARCH=riscv64 "$TOP/scripts/kselftest.sh")
+		RIG_ARCH=riscv64 GUEST_EXTRA=$rvksft step "initramfs ($label, riscv64)" \
+			"$TOP/scripts/initramfs.sh" >/dev/null
+	fi
 	# KERNEL decides whether the kselftest also checks this series' own
 	# rules (-S): on mainline it must not.
 	KERNEL=$v LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
