@@ -116,7 +116,7 @@ why=()
 [ -f "$image" ] || why+=("no Image.gz")
 grep -qx CONFIG_NUMA=y "$cfg" && grep -qx CONFIG_NUMA_EMULATION=y "$cfg" || why+=("NUMA or NUMA_EMULATION not =y")
 [ "$(git -C "$custom" rev-list --count base..HEAD 2>/dev/null)" = "$npatches" ] || why+=("the $npatches patches are not on the copy")
-[ -z "$(find "$H/rpi-linux" -newer "$H/.rpi-linux.stamp" -print -quit)" ] || why+=("~/rpi-linux was changed")
+[ -d "$H/rpi-linux" ] && [ -z "$(find "$H/rpi-linux" -newer "$H/.rpi-linux.stamp" -print -quit)" ] || why+=("~/rpi-linux missing or changed")
 [ -x "$H/numa_emu-ksft/run_kselftest.sh" ] && [ -x "$H/numa_emu-ksft/numa_emu/numa_emu_test" ] || why+=("no kselftest in ~/numa_emu-ksft")
 if [ ${#why[@]} -gt 0 ]; then
 	echo "FAIL|guide-pc|$(printf '%s; ' "${why[@]}")($G/logs/pc.log)"
