@@ -43,6 +43,7 @@ boot_case() { # line from tests/matrix.txt
 	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "$pages" --arch "$arch" \
 		--mem "$mem" --smp "$smp" --dt "$dt" --qemu "$qemu" --cmdline "$cmdline" \
 		--expect "$expect" --variants "$TOP/tests/dt-variants.txt"); then
+		[ -f "$log.retried" ] && verdict="$verdict; boot retried: $(cat "$log.retried")"
 		echo "PASS|$name|$verdict"
 	else
 		echo "FAIL|$name|$verdict"
