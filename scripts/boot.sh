@@ -35,13 +35,13 @@ if [ "$RIG_ARCH" = riscv64 ]; then
 	console="earlycon=sbi console=ttyS0"
 else
 	machine=(qemu-system-aarch64 -M virt -cpu cortex-a76)
-	console=ttyAMA0
+	console="console=ttyAMA0"
 fi
 boot_once() {
 	timeout --foreground -k 5 "$TIMEOUT" "${machine[@]}" \
 		-smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none \
 		-kernel "$image" -initrd "$INITRD" \
-		-append "console=$console panic=-1 ${CMDLINE:-}" \
+		-append "$console panic=-1 ${CMDLINE:-}" \
 		${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
 }
 rm -f "$log.retried"
