@@ -35,7 +35,7 @@ boot_case() { # line from tests/matrix.txt
 	[[ " $expect " == *" loose "* ]] && strict=
 	if ! RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 		TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
-		echo "FAIL|$name|boot did not finish ($log)"
+		echo "FAIL|$name|boot did not finish ($log)$([ -f "$log.retried" ] && echo "; boot retried: $(cat "$log.retried")")"
 		return
 	fi
 	local pages=${kernel%%-*}
@@ -46,6 +46,7 @@ boot_case() { # line from tests/matrix.txt
 		[ -f "$log.retried" ] && verdict="$verdict; boot retried: $(cat "$log.retried")"
 		echo "PASS|$name|$verdict"
 	else
+		[ -f "$log.retried" ] && verdict="$verdict; boot retried: $(cat "$log.retried")"
 		echo "FAIL|$name|$verdict"
 	fi
 }
