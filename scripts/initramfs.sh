@@ -52,16 +52,7 @@ gen=$BUILD/gen_init_cpio
 list=$BUILD/initramfs.list
 {
 	echo "nod /dev/console 0600 0 0 c 5 1"
-	(cd "$root" && find . -mindepth 1 | sort) | while read -r f; do
-		p=${f#.}
-		if [ -L "$root$p" ]; then
-			echo "slink $p $(readlink "$root$p") 0777 0 0"
-		elif [ -d "$root$p" ]; then
-			echo "dir $p 0755 0 0"
-		else
-			echo "file $p $root$p $(stat -c %a "$root$p") 0 0"
-		fi
-	done
+	cpio_list "$root"
 } >"$list"
 "$gen" "$list" >"$out.tmp" || die "gen_init_cpio failed"
 mv "$out.tmp" "$out"

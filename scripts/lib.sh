@@ -98,3 +98,18 @@ as_root() {
 		sudo "$@"
 	fi
 }
+
+# The gen_init_cpio list of everything under a directory (as root:root).
+cpio_list() { # dir
+	local f p
+	(cd "$1" && find . -mindepth 1 | sort) | while read -r f; do
+		p=${f#.}
+		if [ -L "$1$p" ]; then
+			echo "slink $p $(readlink "$1$p") 0777 0 0"
+		elif [ -d "$1$p" ]; then
+			echo "dir $p 0755 0 0"
+		else
+			echo "file $p $1$p $(stat -c %a "$1$p") 0 0"
+		fi
+	done
+}

@@ -78,15 +78,16 @@ for l in "${!standin[@]}"; do echo "    '$l' -> '${standin[$l]}'" >&2; done
 echo "    installing the kernel and copying the kselftest -> QEMU boots Image.gz, the initramfs holds ~/numa_emu-ksft" >&2
 echo "    Raspberry Pi OS -> the guest's initramfs: root with a sudo that runs its arguments, busybox, Debian's numactl, bash and grep, GNU timeout and /dev/std* links for the kselftest runner" >&2
 
-# The PC part: one bash script in a copy of the repository (the user's
-# build/ is never touched), each line echoed before it runs.
+# The PC part: one bash script in a copy of the repository's files (the
+# user's build/ is never touched, and its history is not needed), each
+# line echoed before it runs.
 {
 	cat "$TOP/configs/qemu.config" "$TOP/configs/arch-arm64.config" "$TOP/configs/pages-16k.config"
 	echo "# What a Pi 5 configuration has besides: modules, page migration and compaction, SysV IPC, cpusets."
 	printf 'CONFIG_%s=y\n' MODULES MIGRATION COMPACTION SYSVIPC CGROUPS CPUSETS
 } >"$G/pi5-standin.config"
 clone=$G/clone
-rsync -a --exclude=/build "$TOP/" "$clone/"
+rsync -a --exclude=/build --exclude=/.git "$TOP/" "$clone/"
 {
 	echo 'set -euo pipefail'
 	echo "cd \"$clone\""
@@ -179,14 +180,7 @@ one_firmware() { # kind: the guide's boots with that firmware
 		chmod 0755 "$d/root/usr/bin/sudo" "$d/root/opt/rig/guide.sh"
 		cp -a "$H/numa_emu-ksft" "$d/root/root/"
 		cp "$G/coreutils/usr/bin/timeout" "$d/root/usr/bin/timeout"
-		(cd "$d/root" && find . -mindepth 1 | sort) | while read -r f; do
-			p=${f#.}
-			if [ -d "$d/root$p" ]; then
-				echo "dir $p 0755 0 0"
-			else
-				echo "file $p $d/root$p $(stat -c %a "$d/root$p") 0 0"
-			fi
-		done >"$d/list"
+		cpio_list "$d/root" >"$d/list"
 		"$gen" "$d/list" >"$d/extra.cpio" && cat "$base" "$d/extra.cpio" >"$d/initrd.cpio" ||
 			{ echo "boot $b: initramfs failed" >"$G/$kind.err"; return; }
 		log=$G/logs/$kind-$b.log
@@ -202,7 +196,7 @@ one_firmware() { # kind: the guide's boots with that firmware
 		done
 	done
 }
-export -f one_firmware guest_script
+export -f one_firmware guest_script cpio_list
 export G H boots image dtb base gen cmdline_txt TOP BUILD firmware_none firmware_policy firmware_fake8
 step "the guide's Pi steps: $boots boots for each firmware ($kinds), two at a time" \
 	bash -c "printf '%s\\n' $kinds | xargs -P2 -I{} bash -c 'one_firmware {}'"
