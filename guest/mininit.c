@@ -17,6 +17,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define MAX_NODES 1024
@@ -186,6 +187,11 @@ int main(void)
 	run(args, "KSFT ");
 	printf("RIG done\n");
 	fflush(stdout);
+	/*
+	 * The serial driver sends what the tty layer holds after write()
+	 * returned; power off only once it is out, or the log loses its tail.
+	 */
+	tcdrain(STDOUT_FILENO);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

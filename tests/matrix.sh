@@ -35,7 +35,7 @@ boot_case() { # line from tests/matrix.txt
 	[[ " $expect " == *" loose "* ]] && strict=
 	if ! RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 		TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
-		echo "FAIL|$name|boot did not finish ($log)$([ -f "$log.retried" ] && echo "; boot retried: $(cat "$log.retried")")"
+		echo "FAIL|$name|boot did not finish ($log)"
 		return
 	fi
 	local pages=${kernel%%-*}
@@ -43,10 +43,8 @@ boot_case() { # line from tests/matrix.txt
 	if verdict=$(python3 "$TOP/tests/judge.py" --log "$log" --pages "$pages" --arch "$arch" \
 		--mem "$mem" --smp "$smp" --dt "$dt" --qemu "$qemu" --cmdline "$cmdline" \
 		--expect "$expect" --variants "$TOP/tests/dt-variants.txt"); then
-		[ -f "$log.retried" ] && verdict="$verdict; boot retried: $(cat "$log.retried")"
 		echo "PASS|$name|$verdict"
 	else
-		[ -f "$log.retried" ] && verdict="$verdict; boot retried: $(cat "$log.retried")"
 		echo "FAIL|$name|$verdict"
 	fi
 }
