@@ -191,7 +191,7 @@ int main(void)
 	 * The serial driver sends what the tty layer holds after write()
 	 * returned; power off only once it is out, or the log loses its tail.
 	 */
-	tcdrain(STDOUT_FILENO);
+	(void)tcdrain(STDOUT_FILENO);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

@@ -32,9 +32,11 @@ if [ "$RIG_ARCH" = riscv64 ]; then
 	# One host thread for all harts. Debian 12's OpenSBI (1.1) marks a
 	# hart START_PENDING before it stores the hart's entry address
 	# (fixed in OpenSBI 1.3, commit e8e9ed37), and its stopped harts
-	# poll that state; with a thread per hart, about 1 boot in 100 had a
+	# poll that state; with a thread per hart, about 1 boot in 130 had a
 	# secondary hart enter the kernel at _start, clear its BSS (the page
 	# tables among it) and hang at "smp: Bringing up secondary CPUs".
+	# On one thread the race needs a switch of harts inside a window of a
+	# few instructions: rare (none in 700 boots), not impossible.
 	machine=(qemu-system-riscv64 -M virt -accel "tcg,thread=single"
 		-bios /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin)
 	# earlycon (the device tree's UART): a hang before the serial driver
