@@ -4,13 +4,16 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK
 
-.PHONY: run check compare bench guide fresh tree refresh kernel initramfs clean
+.PHONY: run check mutants compare bench guide fresh tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
 
 check:
 	@tests/check.sh
+
+mutants:
+	@tests/mutants.sh
 
 compare:
 	@tests/compare.sh

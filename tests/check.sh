@@ -20,9 +20,34 @@ record() {
 		esac
 	done
 }
+# layer NAME ROWS cmd...: record what a producer of such lines prints. A
+# producer that stops with an error, or prints other than ROWS results
+# (when ROWS is given), is a failure of its own: no check is lost silently.
+layer() {
+	local name=$1 want=$2 lines=$RES/$1.lines rc=0 got
+	shift 2
+	"$@" >"$lines" || rc=$?
+	record <"$lines"
+	[ "$rc" -eq 0 ] || ko "$name" "stopped with exit status $rc; its remaining checks did not run"
+	got=$(grep -c '^[A-Z]*|' "$lines" || true)
+	[ -z "$want" ] || [ "$got" -eq "$want" ] || ko "$name-count" "$got results, $want expected"
+}
+# Every way out prints the summary line.
+summary() {
+	summarized=1
+	echo
+	echo "results table: $RES/table.md"
+	if [ "$skip" -gt 0 ]; then
+		echo "$pass passed, $fail failed, $skip skipped"
+	else
+		echo "$pass passed, $fail failed"
+	fi
+}
+summarized=
+trap 'rc=$?; if [ -z "$summarized" ]; then ko check "stopped early (exit $rc)"; summary; exit 1; fi' EXIT
 
 step "checking packages" "$TOP/scripts/deps.sh"
-"$TOP/scripts/tree.sh" || { ko tree "series does not apply"; echo "$pass passed, $fail failed"; exit 1; }
+"$TOP/scripts/tree.sh" || { ko tree "series does not apply"; exit 1; }
 
 # Layer 1: refresh round trip (patches/ -> tree -> patches/) is byte-identical.
 saved=$(mktemp -d)
@@ -84,37 +109,56 @@ fi
 
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
 t0=$(date +%s)
-"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out"
-record < <(sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/')
+cases=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt")
+rc=0
+"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/' >"$RES/boots.lines"
+record <"$RES/boots.lines"
+[ "$rc" -eq 0 ] || ko matrix "stopped with exit status $rc"
+[ "$(wc -l <"$RES/boots.out")" -eq "$cases" ] ||
+	ko matrix-count "$(wc -l <"$RES/boots.out") boots, tests/matrix.txt has $cases cases"
 say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 
 # Layer 4: off means off.
 "$TOP/tests/offcheck.sh" "$BUILD/logs/check" >"$RES/off.out" 2>&1 &&
 	ok off-means-off "$(tail -1 "$RES/off.out")" || ko off-means-off "$(tail -1 "$RES/off.out")"
 
-# Layer 5: KUnit.
+# Layer 5: KUnit. Every case of the suite ran (at least once: parameterised
+# cases run once per parameter), none failed, none skipped.
+kcases=$(grep -c -E '^[[:space:]]*KUNIT_CASE(_PARAM)?\(' "$TREE/drivers/base/test/numa_emulation_kunit.c" || true)
 if step "kunit" "$TOP/tests/kunit.sh" >"$RES/kunit.out" 2>&1; then
-	ok kunit "$(grep -m1 'Testing complete' "$RES/kunit.out" | sed 's/.*Testing/Testing/')"
+	done_line=$(grep -m1 'Testing complete' "$RES/kunit.out" | sed 's/.*Testing/Testing/')
+	ran=$(echo "$done_line" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+	if [ "${ran:-0}" -lt "$kcases" ] || [ "${kcases:-0}" -eq 0 ]; then
+		ko kunit "ran ${ran:-no} tests, the suite has $kcases cases: $done_line"
+	elif echo "$done_line" | grep -qE 'skipped: [1-9]|failed: [1-9]|crashed: [1-9]|errors: [1-9]'; then
+		ko kunit "$done_line"
+	else
+		ok kunit "$done_line (the suite has $kcases cases)"
+	fi
 else
 	ko kunit "$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
 fi
 
 # Layer 6: kernel hygiene, and every patch building on its own.
-record < <(O16=$(PAGES=16k VARIANT=emu outdir) BASE_TREE=$BASE_TREE \
-	BASE_O=$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir) "$TOP/tests/hygiene.sh")
-record < <(BASE_TREE=$BASE_TREE "$TOP/tests/htmldocs.sh")
+npatches=$(series_patches | wc -l)
+layer hygiene $((npatches + 3)) env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
+	BASE_O="$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir)" "$TOP/tests/hygiene.sh"
+layer htmldocs 1 env BASE_TREE="$BASE_TREE" "$TOP/tests/htmldocs.sh"
 t0=$(date +%s)
-record < <("$TOP/tests/per-patch.sh")
+# Three builds (NUMA_EMULATION=y, =n, NUMA=n) of every commit of the series.
+layer per-patch $(($(git -C "$TREE" rev-list --count base..HEAD) * 3)) "$TOP/tests/per-patch.sh"
 say "per-patch builds took $(($(date +%s) - t0)) s"
 
 # Layer 7: the README's Raspberry Pi 5 guide, followed as written.
-record < <("$TOP/tests/guide.sh")
+layer guide "" "$TOP/tests/guide.sh"
 
-echo
-echo "results table: $RES/table.md"
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
+# Layer 8: a fixed sample of the mutants (make mutants runs them all):
+# each plausible defect must be caught by some layer.
+t0=$(date +%s)
+layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \
+	env MUTANTS_PREPARED=1 SAMPLE=1 "$TOP/tests/mutants.sh"
+say "mutant sample took $(($(date +%s) - t0)) s"
+
+summary
 [ "$fail" -eq 0 ]

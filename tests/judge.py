@@ -39,6 +39,7 @@ Prints "ok: ..." or the reasons for failure; exit status 0 or 1.
 that breaks it.
 """
 import argparse
+from fractions import Fraction
 import os
 import re
 import sys
@@ -100,8 +101,24 @@ class Machine:
             # OpenSBI keeps the first 2 MiB; the kernel's memory starts above.
             ranges = [(max(s, RAM_BASE + 2 * MiB), e) for s, e in ranges if e > RAM_BASE + 2 * MiB]
         self.ranges = ranges
-        self.keep = [(int(b, 16), int(b, 16) + int(sz) * MiB) for b, sz in
-                     re.findall(r"created CMA memory pool at (0x[0-9a-f]+), size (\d+) MiB", text)]
+        # CMA pools the device tree variant declares: (size, lowest start,
+        # highest end). Each must be created, inside its range, with its size.
+        self.pools = []
+        if "cma" in changes:
+            sz, rng = changes["cma"].split("@")
+            self.pools.append((int(sz) * MiB,) + dtvariant.span(rng, mem))
+        if "cmafixed" in changes:
+            lo, hi = dtvariant.span(changes["cmafixed"], mem)
+            self.pools.append((hi - lo, lo, hi))
+        created = [(int(b, 16), int(sz) * MiB) for b, sz in
+                   re.findall(r"created CMA memory pool at (0x[0-9a-f]+), size (\d+) MiB", text)]
+        self.keep, self.missing = [], []
+        for sz, lo, hi in self.pools:
+            at = next((b for b, z in created if z == sz and lo <= b and b + sz <= hi), None)
+            if at is None:
+                self.missing.append((sz, lo, hi))
+                at = hi - sz        # where memblock would put it: the top
+            self.keep.append((at, at + sz))
         # Physical nodes: (firmware id, ranges, cpus); memory-less ones too.
         self.phys = []
         addr = RAM_BASE
@@ -140,13 +157,40 @@ class Machine:
                                                    for s, e in self.keep)
 
 
+def caps_of(m):
+    """Most fake nodes each physical node with memory can be split into."""
+    return [min(MAX_NUMNODES, max(1, min(windows(r, m.unit), (overlap(r, 0, 1 << 64) -
+                                                             sum(overlap(r, s, e) for s, e in m.keep)) // m.floor)))
+            for _, r, _ in m.phys if r]
+
+
+def fair_shares(mems, caps, total):
+    """Every composition of total fake nodes over the physical nodes (each
+    1..cap) that makes the largest fake node as small as it can be."""
+    best, out = None, []
+
+    def walk(i, left, acc):
+        nonlocal best, out
+        if i == len(mems):
+            if left:
+                return
+            worst = max(Fraction(mm, k) for mm, k in zip(mems, acc))
+            if best is None or worst < best:
+                best, out = worst, [tuple(acc)]
+            elif worst == best:
+                out.append(tuple(acc))
+            return
+        for k in range(1, min(caps[i], left - (len(mems) - i - 1)) + 1):
+            walk(i + 1, left - k, acc + [k])
+
+    walk(0, total, [])
+    return out
+
+
 def granted(m, mode):
     """Nodes per physical node with memory that the rules allow."""
     mem = [(nid, r) for nid, r, _ in m.phys if r]
-    caps = [max(1, min(windows(r, m.unit), (overlap(r, 0, 1 << 64) -
-                                            sum(overlap(r, s, e) for s, e in m.keep)) // m.floor))
-            for _, r in mem]
-    caps = [min(c, MAX_NUMNODES) for c in caps]
+    caps = caps_of(m)
     ids = MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
     if mode.endswith("U"):
         want = [min(int(mode[6:-1]), c) for c in caps]
@@ -243,6 +287,16 @@ def properties(m, g, expect, slack, table):
         yield "count", f"{sum(got.values())} memory nodes, the rules give {total}"
     elif want and got != want:
         yield "count", f"nodes per physical node {got}, the rules give {want}"
+    elif (mode.startswith("count=") and not mode.endswith("U") and not explicit and not shares
+          and not upper and want is None and total is not None):
+        # Shared among firmware nodes so that the largest fake node is as
+        # small as it can be (any composition that achieves it).
+        withmem = [(nid, overlap(r, 0, 1 << 64)) for nid, r, _ in m.phys if r]
+        ok = fair_shares([mm for _, mm in withmem], caps_of(m), total)
+        have = tuple(got.get(nid, 0) for nid, _ in withmem)
+        if have not in ok:
+            yield "count", (f"nodes per physical node {dict(zip([n for n, _ in withmem], have))},"
+                            f" the rules give one of {[dict(zip([n for n, _ in withmem], o)) for o in ok]}")
 
     # nothing lost
     if g.memtotal is None or not g.nodes:
@@ -292,15 +346,31 @@ def properties(m, g, expect, slack, table):
                 if own < m.floor:
                     yield "floor", f"node {n} keeps {own // MiB} MiB outside CMA pools, less than {m.floor // MiB} MiB"
         if size_mode:
+            moved = sum(-(-(e - s) // align) * align for s, e in m.keep
+                        if any(s < hi and lo < e for lo, hi in r))
             for n in mine[:-1]:
                 if use[n] < sz:
                     yield "spread", f"node {n} holds {use[n] // MiB} MiB, less than the node size {sz // MiB} MiB"
-        elif mode != "none" and not explicit and not m.keep and not upper:
+                elif use[n] >= sz + align + moved:
+                    yield "spread", (f"node {n} holds {use[n] // MiB} MiB, a boundary step or more"
+                                     f" above the node size {sz // MiB} MiB")
+            # The last node takes the remainder: less than another node and
+            # the minimum, unless the node ids ran out.
+            last = use[mine[-1]]
+            if last >= sz + m.floor + align + moved and len(g.nodes) < MAX_NUMNODES:
+                yield "count", (f"size mode: the last node {mine[-1]} of physical node {nid} holds"
+                                f" {last // MiB} MiB, room for another {sz // MiB} MiB node;"
+                                f" {k} nodes, the rules give more")
+        elif mode != "none" and not explicit and not upper:
+            # A boundary that would cut a CMA pool moves to an edge of it:
+            # at most the pool (on the alignment) further.
+            moved = sum(-(-(min(e, hi) - max(s, lo)) // align) * align
+                        for s, e in m.keep for lo, hi in r if s < hi and lo < e)
             fair = mem / k
             for n in mine:
-                if abs(use[n] - fair) > align + slack:
+                if abs(use[n] - fair) > align + moved + slack:
                     yield "spread", (f"node {n} holds {use[n] // MiB} MiB, fair share {fair / MiB:.0f}"
-                                     f" MiB, allowed {(align + slack) // MiB} MiB off")
+                                     f" MiB, allowed {(align + moved + slack) // MiB} MiB off")
         if mine[0] != nid and mode != "none":
             yield "ids", f"first node of physical node {nid} is node {mine[0]}"
         extra = mine[1:]
@@ -322,6 +392,13 @@ def properties(m, g, expect, slack, table):
         fail = next((ln for ln in g.lines if re.search(r"[Ff]ailed to reserve", ln)), None)
         if fail:
             yield "reserve", fail.strip()
+    # Every CMA pool of the device tree exists, inside one node.
+    for sz, lo, hi in m.missing:
+        yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
+    for a, b in m.keep:
+        holders = [n for n, v in mem_nodes.items() if v["start"] < b and a < v["end"]]
+        if len(holders) != 1:
+            yield "reserve", f"CMA pool [{a:#x}-{b:#x}) lies in nodes {sorted(holders)}, not in one"
 
     # cpus
     if m.arch == "riscv64" and len(m.phys) > 1:

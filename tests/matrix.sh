@@ -15,7 +15,7 @@ boot_case() { # line from tests/matrix.txt
 	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
 	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
 	[ "$qemu" = - ] && qemu=
-	timeout=300 hotplug=
+	timeout=${BOOT_TIMEOUT:-300} hotplug=
 	[[ $expect =~ timeout=([0-9]+) ]] && timeout=${BASH_REMATCH[1]}
 	[[ $expect =~ hotplug=([a-z0-9]+:[0-9]+) ]] && hotplug=${BASH_REMATCH[1]}
 	image=$(awk -v k="$kernel" '$1 == k && $2 != "FAIL" {print $2}' "$IMAGES")

@@ -1,0 +1,127 @@
+#!/bin/bash
+# make mutants: build each plausible defect of tests/mutants.txt into the
+# kernels, run the layers that could see it, and report killed or survived.
+# Usage: mutants.sh [NAME...]   (SAMPLE=1: the mutants marked sample: yes)
+# Layers, in order, stopping at the first that fails: the KUnit suite (for
+# the splitter), then the mutant's boot cases (judge and kselftest). Writes
+# $BUILD/results/mutants.md and prints "PASS|mutant-NAME|..." for a killed
+# mutant, "FAIL|..." for a survivor that is not shown equivalent.
+. "$(dirname "$0")/../scripts/lib.sh"
+RES=$BUILD/results
+LOGS=$BUILD/logs/mutants
+mkdir -p "$RES" "$LOGS"
+M="python3 $TOP/tests/mutate.py"
+
+if [ $# -gt 0 ]; then
+	names=("$@")
+elif [ -n "${SAMPLE:-}" ]; then
+	mapfile -t names < <($M LIST --sample)
+else
+	mapfile -t names < <($M LIST)
+fi
+[ ${#names[@]} -gt 0 ] || die "no mutants to run"
+
+if [ -z "${MUTANTS_PREPARED:-}" ]; then
+	"$TOP/scripts/deps.sh"
+	"$TOP/scripts/tree.sh" >&2
+	ksft=$("$TOP/scripts/kselftest.sh")
+	GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
+fi
+mapfile -t files < <(for n in "${names[@]}"; do $M GET "$n" file; done | sort -u)
+git -C "$TREE" diff --quiet HEAD -- "${files[@]}" ||
+	die "$TREE has uncommitted changes in ${files[*]}: commit or drop them first"
+$M CHECK "$TREE" >"$LOGS/check.out" || die "$(head -1 "$LOGS/check.out")"
+restore() { git -C "$TREE" checkout -q HEAD -- "${files[@]}"; }
+trap restore EXIT
+
+# The kernel a matrix key names, built from the (mutated) tree.
+build_key() { # key
+	local arch=arm64 pages=${1%%-*} variant=${1#*-}
+	if [ "$1" = rv-emu ]; then arch=riscv64 pages=4k variant=emu; fi
+	case "$variant" in
+	emu|acpi) ;;
+	*) echo "error: mutants build emu, acpi and rv kernels only, not $1" >&2; return 1 ;;
+	esac
+	RIG_ARCH=$arch PAGES=$pages VARIANT=$variant "$TOP/scripts/build.sh"
+}
+
+out=$RES/mutants.out
+: >"$out"
+t_all=$(date +%s)
+for n in "${names[@]}"; do
+	t0=$(date +%s)
+	cases=$($M GET "$n" cases)
+	layer= detail=
+	$M APPLY "$TREE" "$n"
+	if [ "$($M GET "$n" kunit)" = yes ]; then
+		if ! "$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1; then
+			layer=kunit
+			detail=$(grep -m1 -E '^\[FAILED\]|not ok|error|crashed' "$LOGS/$n-kunit.log" || tail -1 "$LOGS/$n-kunit.log")
+		fi
+	fi
+	if [ -z "$layer" ]; then
+		images=$LOGS/$n.images
+		: >"$images"
+		keys=$(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
+			grep -E "^(${cases})[[:space:]]*\|" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -u)
+		[ -n "$keys" ] || die "mutant $n: no matrix case matches $cases"
+		for k in $keys; do
+			if img=$(build_key "$k" 2>"$LOGS/$n-build-$k.log"); then
+				echo "$k $img" >>"$images"
+			else
+				layer=build detail="kernel $k does not build ($LOGS/$n-build-$k.log)"
+				break
+			fi
+		done
+	fi
+	if [ -z "$layer" ]; then
+		BOOT_TIMEOUT=120 LOGS=$LOGS/$n CASES=$cases "$TOP/tests/matrix.sh" "$images" "$LOGS/$n.boots"
+		nb=$(wc -l <"$LOGS/$n.boots")
+		# Which boots failed, and whether the judge's own properties, the
+		# kselftest inside the guest, or the boot itself saw it.
+		read -r judge ksft hung first < <(python3 - "$LOGS/$n.boots" <<-'EOF'
+			import sys
+			j = k = h = 0
+			first = "-"
+			for ln in open(sys.argv[1]):
+			    r, name, why = (ln.rstrip("\n").split("|", 2) + ["", ""])[:3]
+			    if r == "PASS":
+			        continue
+			    if first == "-":
+			        first = name
+			    if why.startswith("boot did not finish"):
+			        h += 1
+			        continue
+			    errs = why.split("; ")
+			    k += any(e.startswith("kselftest") for e in errs)
+			    j += any(not e.startswith("kselftest") for e in errs)
+			print(j, k, h, first)
+		EOF
+		)
+		if [ "$judge$ksft$hung" != 000 ]; then
+			if [ "$judge" -gt 0 ]; then layer=judge; elif [ "$ksft" -gt 0 ]; then layer=kselftest; else layer=boot; fi
+			why=$(grep -m1 "^FAIL|$first|" "$LOGS/$n.boots" | cut -d'|' -f3 | cut -c1-160)
+			detail="$first: $why (of $nb boots: judge $judge, kselftest $ksft, no finish $hung)"
+		else
+			detail="$nb boots passed"
+		fi
+	fi
+	restore
+	secs=$(($(date +%s) - t0))
+	equiv=$($M GET "$n" equivalent)
+	if [ -n "$layer" ]; then
+		echo "KILLED|$n|$layer|$detail|$secs" >>"$out"
+		echo "PASS|mutant-$n|killed by $layer in $secs s: $detail"
+	elif [ -n "$equiv" ]; then
+		echo "EQUIVALENT|$n|-|$detail; $equiv|$secs" >>"$out"
+		echo "PASS|mutant-$n|survived, shown equivalent: $equiv"
+	else
+		echo "SURVIVED|$n|-|$detail|$secs" >>"$out"
+		echo "FAIL|mutant-$n|survived: $detail"
+	fi
+done
+total=$(($(date +%s) - t_all))
+
+# The report.
+python3 "$TOP/tests/mutants-report.py" "$out" "$total" >"$RES/mutants.md"
+say "$(tail -1 "$RES/mutants.md")"
