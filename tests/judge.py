@@ -304,6 +304,13 @@ def properties(m, g, expect, slack, table):
     elif sum(v["memtotal"] for v in g.nodes.values()) != g.memtotal:
         yield "nothing lost", (f"sum of node MemTotal {sum(v['memtotal'] for v in g.nodes.values())}"
                                f" kB != MemTotal {g.memtotal} kB")
+    # Every byte of memory in a node's span is present in that node (the
+    # zones' present pages), so memory that fell out of every node shows.
+    for n, v in mem_nodes.items():
+        have = overlap(m.ranges, v["start"], v["end"])
+        if v.get("present", 0) < have:
+            yield "nothing lost", (f"node {n} has {v.get('present', 0) // MiB} MiB present, its span"
+                                   f" [{v['start']:#x}-{v['end']:#x}) holds {have // MiB} MiB of memory")
     for nid, r, _ in m.phys:
         for s, e in r:
             covered = sum(max(0, min(e, v["end"]) - max(s, v["start"]))
@@ -626,67 +633,160 @@ def judge(a, text):
 
 
 def selftest():
-    """Each property check fails on a guest report that breaks it."""
-    def report(nodes, cpulinks=None, extra="", page=16384):
-        out = [f"RIG meminfo MemTotal {sum(n[2] for n in nodes)}"]
-        for nid, (s, e), kb, cl, dist in [(n[0], n[1], n[2], n[3], n[4]) for n in nodes]:
-            out.append(f"RIG node {nid} memtotal {kb} cpulist {cl} distance {dist}")
-            out.append(f"RIG zone node {nid} start_pfn {s // page} end_pfn {e // page} present {(e - s) // page}")
-        for cpu, links in (cpulinks or {c: ",".join(str(n[0]) for n in nodes) for c in range(4)}).items():
-            out.append(f"RIG cpu {cpu} node {links}")
-        return "\n".join(out + [extra, "RIG done"])
-
+    """Each property and verdict check fails on a guest report that breaks it."""
     G = 1 << 30
-    good = [(i, (G + i * G, 2 * G + i * G), 1000000, "0-3", "10,10,10,10") for i in range(4)]
-    a = argparse.Namespace(pages="16k", mem="4G", smp="4", dt="-", qemu="", cmdline="numa=fake=4",
-                           expect="count=4", variants=os.path.join(os.path.dirname(__file__), "dt-variants.txt"))
-    errs, _ = judge(a, report(good))
-    assert not errs, errs
-    bad = {
-        "count": [(0, (G, 3 * G), 2000000, "0-3", "10,10,10")] + [(i - 1,) + good[i][1:4] + ("10,10,10",) for i in (2, 3)],
-        "nothing lost": good[:3] + [(3, (4 * G, 5 * G - 256 * MiB), 1000000, "0-3", "10,10,10,10")],
-        "bounds": [(0, (G, 2 * G + 16 * MiB), 1, "0-3", "10,10,10,10"), (1, (2 * G + 16 * MiB, 3 * G), 1, "0-3", "10,10,10,10")] + good[2:],
-        "spread": [(0, (G, G + 512 * MiB), 1, "0-3", "10,10,10,10"), (1, (G + 512 * MiB, 3 * G), 1, "0-3", "10,10,10,10")] + good[2:],
-        "ids": [good[1][:1] + good[0][1:], good[0][:1] + good[1][1:]] + good[2:],
-        "cpus": good[:3] + [(3, (4 * G, 5 * G), 1000000, "0-2", "10,10,10,10")],
-        "distance": good[:3] + [(3, (4 * G, 5 * G), 1000000, "0-3", "10,10,10,20")],
-        "log": good,
-    }
-    bad["ids"] = [(1, good[0][1]) + good[0][2:], (0, good[1][1]) + good[1][2:]] + good[2:]
+    variants = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dt-variants.txt")
+    fw2 = ("-object memory-backend-ram,id=m0,size={a} -numa node,memdev=m0,cpus=0-1 "
+           "-object memory-backend-ram,id=m1,size={b} -numa node,memdev=m1,cpus=2-3")
+
+    def case(**kw):
+        d = dict(pages="16k", mem="4G", smp="4", dt="-", qemu="", cmdline="numa=fake=4",
+                 expect="count=4", variants=variants, arch="arm64")
+        d.update(kw)
+        return argparse.Namespace(**d)
+
+    def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True):
+        """nodes: (id, start, end, cpus, distances[, present bytes[, kB]])."""
+        out = []
+        kbs = []
+        for n in nodes:
+            nid, st, en, cl, dist = n[:5]
+            present = n[5] if len(n) > 5 else en - st
+            kb = n[6] if len(n) > 6 else present // 1024 - 4096
+            kbs.append(kb)
+            out.append(f"RIG node {nid} memtotal {kb} cpulist {cl} distance {dist}")
+            out.append(f"RIG zone node {nid} start_pfn {st // page} end_pfn {en // page} present {present // page}")
+        out.insert(0, f"RIG meminfo MemTotal {sum(kbs) if memtotal is None else memtotal}")
+        if links is None:
+            links = {}
+            for n in nodes:
+                for c in cpus(n[3]):
+                    links.setdefault(c, []).append(n[0])
+        for c, ns in sorted(links.items()):
+            out.append(f"RIG cpu {c} node {','.join(map(str, ns))}")
+        return "\n".join(out + list(extra) + (["RIG done"] if done else []))
+
+    def flat(k, total=4 * G, cl="0-3", ids=None, sizes=None):
+        sizes = sizes or [total // k] * k
+        ids = ids or list(range(k))
+        out, at = [], G
+        for i, sz in zip(ids, sizes):
+            out.append((i, at, at + sz, cl, ",".join(["10"] * k)))
+            at += sz
+        return out
+
+    def two(shares, a=2 * G, b=2 * G, ids=None):
+        """Two firmware nodes split into shares[0] and shares[1] nodes."""
+        ks = shares[0] + shares[1]
+        ids = ids or [0] + list(range(2, 2 + shares[0] - 1)) + [1] + list(range(1 + shares[0], ks))
+        spans, at = [], G
+        for mem, k, cl in ((a, shares[0], "0-1"), (b, shares[1], "2-3")):
+            for j in range(k):
+                spans.append((at + mem * j // k, at + mem * (j + 1) // k, cl))
+            at += mem
+        phys = [0] * shares[0] + [1] * shares[1]
+        out = []
+        order = sorted(range(ks), key=lambda x: ids[x])
+        for x in range(ks):
+            dist = ",".join("10" if phys[x] == phys[y] else "20" for y in order)
+            out.append((ids[x], spans[x][0], spans[x][1], spans[x][2], dist))
+        return sorted(out)
+
+    ok_ksft = ["KSFT # Totals: pass:11 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+    qemu32 = fw2.format(a="3G", b="1G")
+    qemu22 = fw2.format(a="2G", b="2G")
+    cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
+    good = [
+        ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
+        ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
+        ("two firmware nodes 2G+2G, 2+2", case(qemu=qemu22), report(two((2, 2)))),
+        ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
+        ("Pi 5 CMA pool inside node 0", case(dt="cma-pi5"),
+         report(flat(4), extra=[cma_line.format(G + 960 * MiB)])),
+    ]
+    bad = [
+        ("count", "count", case(), report(flat(3, sizes=[2 * G, G, G]))),
+        ("count: firmware split 3G+1G as 2+2", "count", case(qemu=qemu32), report(two((2, 2), 3 * G, G))),
+        ("count: firmware split 2G+2G as 3+1", "count", case(qemu=qemu22), report(two((3, 1)))),
+        ("count: 2U as 3+1", "count", case(qemu=qemu22, cmdline="numa=fake=2U", expect="count=2U"),
+         report(two((3, 1)))),
+        ("count: size mode, room for one more node", "count", case(cmdline="numa=fake=1G", expect="size=1G"),
+         report(flat(3, sizes=[G, G, 2 * G]))),
+        ("spread: size mode, a node below the size", "spread", case(cmdline="numa=fake=1G", expect="size=1G"),
+         report(flat(4, sizes=[512 * MiB, 1536 * MiB, G, G]))),
+        ("spread: size mode, a node a step above the size", "spread",
+         case(cmdline="numa=fake=1G", expect="size=1G"),
+         report(flat(3, sizes=[1152 * MiB, G, 1920 * MiB]))),
+        ("nothing lost: spans", "nothing lost", case(),
+         report(flat(4)[:3] + [(3, 4 * G, 5 * G - 256 * MiB, "0-3", "10,10,10,10")])),
+        ("nothing lost: present pages missing from a node", "nothing lost", case(),
+         report([n if n[0] != 3 else n + (G - 256 * MiB,) for n in flat(4)])),
+        ("nothing lost: MemTotal", "nothing lost", case(), report(flat(4), memtotal=123456)),
+        ("bounds", "bounds", case(), report(flat(4, sizes=[G + 16 * MiB, G - 16 * MiB, G, G]))),
+        ("spread", "spread", case(), report(flat(4, sizes=[512 * MiB, 1536 * MiB, G, G]))),
+        ("ids: first node of a physical node", "ids", case(), report(flat(4, ids=[1, 0, 2, 3]))),
+        ("ids: extra ids not in address order", "ids", case(), report(flat(4, ids=[0, 2, 1, 3]))),
+        ("ids: second firmware node renumbered", "ids", case(qemu=qemu22),
+         report(two((2, 2), ids=[0, 1, 2, 3]))),
+        ("cpus: cpulist", "cpus", case(), report(flat(4)[:3] + [(3, 4 * G, 5 * G, "0-2", "10,10,10,10")])),
+        ("cpus: links", "cpus", case(), report(flat(4), links={c: [0] for c in range(4)})),
+        ("distance", "distance", case(), report(flat(4)[:3] + [(3, 4 * G, 5 * G, "0-3", "10,10,10,20")])),
+        ("log: warning", "log", case(), report(flat(4), extra=["WARNING: CPU: 0 PID: 1 at mm/page_alloc.c"])),
+        ("floor", "floor", case(pages="4k", mem="256M", smp="1", expect="count=16", cmdline="numa=fake=16"),
+         report([(i, G + i * 16 * MiB, G + (i + 1) * 16 * MiB, "0", ",".join(["10"] * 16)) for i in range(16)],
+                page=4096)),
+        ("reserve: no room", "reserve", case(pages="64k", mem="2G", smp="1"),
+         report([(i, G + i * 512 * MiB, G + (i + 1) * 512 * MiB, "0", "10,10,10,10") for i in range(4)],
+                page=65536)),
+        ("reserve: Failed to reserve", "reserve", case(),
+         report(flat(4), extra=["cma: Failed to reserve 16 MiB"])),
+        ("reserve: CMA pool of the device tree missing", "reserve", case(dt="cma-pi5"), report(flat(4))),
+        ("reserve: CMA pool across two nodes", "reserve", case(dt="cma-straddle"),
+         report(flat(4), extra=[cma_line.format(G + 992 * MiB)])),
+        ("second opinion", "second opinion", case(cmdline="numa=fake=3", expect="count=3"),
+         report(flat(3, sizes=[1280 * MiB, 1408 * MiB, 1408 * MiB]))),
+        ("guest did not finish", "guest did not finish", case(), report(flat(4), done=False)),
+        ("log= line missing", "expected one log line", case(expect="count=4 log=numa=fake=4 replaces"),
+         report(flat(4))),
+        ("nolog= line present", "unexpected log line", case(expect="count=4 nolog=Enabling automatic"),
+         report(flat(4), extra=["Enabling automatic NUMA balancing."])),
+        ("kselftest failed", "kselftest", case(),
+         report(flat(4), extra=["KSFT not ok 4 balance", "KSFT # Totals: pass:10 fail:1 xfail:0 xpass:0 skip:0 error:0"])),
+        ("kselftest without numa=fake= did not skip", "kselftest did not skip", case(cmdline="", expect="none"),
+         report(flat(1), extra=ok_ksft)),
+        ("hotplug: memory on the wrong node", "hotplug", case(qemu=qemu22, expect="count=4 hotplug=mem1:1"),
+         report(two((2, 2)), extra=["RIG hotplug memory40 node 0 state online"] + ["KSFTHP " + ok_ksft[0][5:]])),
+        ("device: on the wrong node", "device", case(qemu=qemu22, expect="count=4 device=1"),
+         report(two((2, 2)), extra=["RIG pci 0000:01:00.0 numa_node 0"])),
+        ("memfill: a node without pages", "memfill", case(expect="count=4 memfill"),
+         report(flat(4), extra=[f"RIG memfill node {i} pages 100" for i in range(3)] + ["RIG memfill done"])),
+        ("quiet: balancing busy", "balancing was busy", case(expect="count=4 quiet"),
+         report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=12 numa_pages_migrated=0"])),
+        ("spreadcpus: CPUs on one node", "cpu_to_node", case(expect="count=4 spreadcpus"),
+         report(flat(4), extra=["RIG numaload cpu-node 0:0 1:0 2:0 3:0"])),
+        ("cpuset: pages outside cpuset.mems", "cpuset", case(expect="count=4 cpuset"),
+         report(flat(4), extra=["RIG cpuset a mems 0-1 pages 0:10 2:5", "RIG cpuset b mems 2-3 pages 2:10"])),
+        ("numactl-suite: a test failed", "numactl", case(expect="count=4 numactl-suite"),
+         report(flat(4), extra=[f"RIG numactl {t} rc {1 if t == 'distance' else 0}" for t in
+                                "bind_range checkaffinity checktopology distance move_pages nodemap "
+                                "numademo regress tbitmap migrate_pages mbind_mig_pages".split()])),
+    ]
     failed = []
-    for prop, nodes in bad.items():
-        extra = "WARNING: CPU: 0 PID: 1 at mm/page_alloc.c" if prop == "log" else ""
-        text = report(nodes, extra=extra)
+    for name, a, text in good:
         errs, _ = judge(a, text)
-        hit = [e for e in errs if e.startswith(prop + ":")]
-        print(f"{prop:13} {'caught' if hit else 'MISSED'}: {hit[0] if hit else errs}")
+        print(f"{'passes' if not errs else 'REJECTED'}: {name}{': ' + '; '.join(errs) if errs else ''}")
+        if errs:
+            failed.append(name)
+    for name, want, a, text in bad:
+        errs, _ = judge(a, text)
+        hit = [e for e in errs if e.startswith(want) or want in e]
+        print(f"{'caught' if hit else 'MISSED'}: {name}: {hit[0] if hit else errs}")
         if not hit:
-            failed.append(prop)
-    # floor: 16 nodes of 16M (4K pages) break the 32M floor.
-    a4 = argparse.Namespace(**{**vars(a), "pages": "4k", "mem": "256M", "smp": "1",
-                               "expect": "count=16", "cmdline": "numa=fake=16"})
-    tiny = [(i, (G + i * 16 * MiB, G + (i + 1) * 16 * MiB), 1, "0", ",".join(["10"] * 16))
-            for i in range(16)]
-    errs, _ = judge(a4, report(tiny, {0: ",".join(str(i) for i in range(16))}, page=4096))
-    hit = [e for e in errs if e.startswith("floor:")]
-    print(f"{'floor':13} {'caught' if hit else 'MISSED'}: {hit[0] if hit else errs}")
-    if not hit:
-        failed.append("floor")
-    # reserve: four 512M nodes on a 64K 2G machine leave no node for the
-    # default CMA area (512M with 64K pages).
-    a64 = argparse.Namespace(**{**vars(a), "pages": "64k", "mem": "2G", "smp": "1",
-                                "expect": "count=4", "cmdline": "numa=fake=4"})
-    halves = [(i, (G + i * 512 * MiB, G + (i + 1) * 512 * MiB), 1, "0", "10,10,10,10")
-              for i in range(4)]
-    errs, _ = judge(a64, report(halves, {0: "0,1,2,3"}, page=65536))
-    hit = [e for e in errs if e.startswith("reserve:")]
-    print(f"{'reserve':13} {'caught' if hit else 'MISSED'}: {hit[0] if hit else errs}")
-    if not hit:
-        failed.append("reserve")
+            failed.append(name)
     if failed:
-        print("property checks that did not fire: " + ", ".join(failed))
+        print("checks that did not behave: " + ", ".join(failed))
         return 1
-    print("every property check fires on a layout that breaks it")
+    print(f"{len(good)} good layouts pass; every property and verdict check fires on a report that breaks it ({len(bad)})")
     return 0
 
 
