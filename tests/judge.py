@@ -257,27 +257,13 @@ class Guest:
                 self.links[int(w[1])] = set()
 
 
-def properties(m, g, expect, slack, table):
-    """Yield (property, error) for each property the boot breaks."""
+def count_rules(m, expect):
+    """What the rules say of the node count: (want, total, upper, bracket):
+    nodes per physical node with memory (or None), memory nodes in all (or
+    None), whether total is only an upper bound, and {physical node: (lo,
+    hi)} where a reservation leaves the count between two bounds."""
     mode = expect.split()[0]
     explicit = re.search(r"(?:^|\s)nodes=(\d+)", expect)
-    mem_nodes = {n: v for n, v in g.nodes.items() if v.get("end", 0) > v.get("start", 0)}
-    # Physical node of every memory node: the one whose memory it spans.
-    phys_of = {}
-    for n, v in mem_nodes.items():
-        owners = [nid for nid, r, _ in m.phys if overlap(r, v["start"], v["end"])]
-        if len(owners) != 1:
-            yield "nothing lost", f"node {n} [{v['start']:#x}-{v['end']:#x}) holds memory of physical nodes {owners}"
-            continue
-        phys_of[n] = owners[0]
-    fw_ids = {nid for nid, _, _ in m.phys}
-    for nid, r, c in m.phys:
-        if not r:
-            if nid not in g.nodes:
-                yield "ids", f"memory-less firmware node {nid} is gone"
-            phys_of.setdefault(nid, nid)
-
-    # count
     if mode == "none":
         want = {nid: 1 for nid, r, _ in m.phys if r}
         total = len(want)
@@ -321,6 +307,45 @@ def properties(m, g, expect, slack, table):
     if shares:
         want = {nid: int(k) for (nid, r, _), k in
                 zip([p for p in m.phys if p[1]], shares.group(1).split(","))}
+    return want, total, upper, bracket
+
+
+def expected_nodes(m, expect):
+    """All nodes (memory-less firmware nodes too) when the rules fix the
+    count, for the kselftest's -n; else None."""
+    want, total, upper, bracket = count_rules(m, expect)
+    if total is None or upper or any(lo != hi for lo, hi in bracket.values()):
+        return None
+    if bracket:
+        per = dict(want or {nid: total for nid, r, _ in m.phys if r})
+        per.update({nid: lo for nid, (lo, _) in bracket.items()})
+        total = sum(per.values())
+    return total + sum(1 for _, r, _ in m.phys if not r)
+
+
+def properties(m, g, expect, slack, table):
+    """Yield (property, error) for each property the boot breaks."""
+    mode = expect.split()[0]
+    explicit = re.search(r"(?:^|\s)nodes=(\d+)", expect)
+    mem_nodes = {n: v for n, v in g.nodes.items() if v.get("end", 0) > v.get("start", 0)}
+    # Physical node of every memory node: the one whose memory it spans.
+    phys_of = {}
+    for n, v in mem_nodes.items():
+        owners = [nid for nid, r, _ in m.phys if overlap(r, v["start"], v["end"])]
+        if len(owners) != 1:
+            yield "nothing lost", f"node {n} [{v['start']:#x}-{v['end']:#x}) holds memory of physical nodes {owners}"
+            continue
+        phys_of[n] = owners[0]
+    fw_ids = {nid for nid, _, _ in m.phys}
+    for nid, r, c in m.phys:
+        if not r:
+            if nid not in g.nodes:
+                yield "ids", f"memory-less firmware node {nid} is gone"
+            phys_of.setdefault(nid, nid)
+
+    # count
+    want, total, upper, bracket = count_rules(m, expect)
+    shares = re.search(r"(?:^|\s)shares=([\d,]+)", expect)
     got = {}
     for n, p in phys_of.items():
         if n in mem_nodes:
@@ -339,9 +364,9 @@ def properties(m, g, expect, slack, table):
     elif total is not None and sum(got.values()) != total:
         yield "count", f"{sum(got.values())} memory nodes, the rules give {total}"
     elif want and got != want:
-        yield "count", (f"nodes per physical node {got}, the rules give {want}"
-                        " (the split that makes the largest node smallest)" if len(want) > 1 and
-                        not mode.endswith("U") else "")
+        yield "count", (f"nodes per physical node {got}, the rules give {want}" +
+                        (" (the split that makes the largest node smallest)" if len(want) > 1 and
+                         not mode.endswith("U") else ""))
     elif (mode.startswith("count=") and not mode.endswith("U") and not explicit and not shares
           and not upper and not bracket and want is None and total is not None):
         # Shared among firmware nodes so that the largest fake node is as
@@ -577,6 +602,13 @@ def judge(a, text):
     table = [int(x) for x in tm.group(1).split(",")] if tm else None
     for prop, err in properties(m, g, a.expect, slack, table):
         errors.append(f"{prop}: {err}")
+    # A count the harness gives the kselftest (-n) must be the rules' count
+    # wherever the rules fix it.
+    hn = re.search(r"-n,(\d+)", a.cmdline)
+    if hn and (mode == "none" or mode.startswith("count=")):
+        rule = expected_nodes(m, a.expect)
+        if rule is not None and rule != int(hn.group(1)):
+            errors.append(f"harness: the kselftest is given -n {hn.group(1)}, the rules give {rule} nodes")
     if not errors:
         want = second_opinion(m, g, mode)
         got = sorted((v["start"], v["end"]) for v in g.nodes.values() if v.get("end", 0) > v.get("start", 0))
@@ -759,6 +791,9 @@ def selftest():
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
         ("two firmware nodes 2G+2G, 2+2", case(qemu=qemu22), report(two((2, 2)))),
         ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
+        ("64K 2G numa=fake=4: 3 nodes, one with room for the CMA area", case(pages="64k", mem="2G", smp="1"),
+         report([(0, G, G + 512 * MiB, "0", "10,10,10"), (1, G + 512 * MiB, G + 1536 * MiB, "0", "10,10,10"),
+                 (2, G + 1536 * MiB, 3 * G, "0", "10,10,10")], page=65536)),
         ("Pi 5 CMA pool inside node 0", case(dt="cma-pi5"),
          report(flat(4), extra=[cma_line.format(G + 960 * MiB)])),
     ]
@@ -804,6 +839,11 @@ def selftest():
         ("second opinion", "second opinion", case(cmdline="numa=fake=3", expect="count=3"),
          report(flat(3, sizes=[1280 * MiB, 1408 * MiB, 1408 * MiB]))),
         ("guest did not finish", "guest did not finish", case(), report(flat(4), done=False)),
+        ("harness: -n against the rules", "harness", case(cmdline="numa=fake=4 rig.args=-n,3"),
+         report(flat(4))),
+        ("count: under the reservation", "count", case(pages="64k", mem="2G", smp="1"),
+         report([(i, G + i * 512 * MiB, G + (i + 1) * 512 * MiB, "0", "10,10,10,10") for i in range(4)],
+                page=65536)),
         ("log= line missing", "expected one log line", case(expect="count=4 log=numa=fake=4 replaces"),
          report(flat(4))),
         ("nolog= line present", "unexpected log line", case(expect="count=4 nolog=Enabling automatic"),
@@ -854,9 +894,18 @@ def main():
         ap.add_argument("--" + opt, default="")
     ap.add_argument("--arch", default="arm64")
     ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--expected", action="store_true",
+                    help="print the node count the rules fix for the case (nothing if they do not)")
     a = ap.parse_args()
     if a.selftest:
         sys.exit(selftest())
+    if a.expected:
+        m = Machine(a, "")
+        n = expected_nodes(m, a.expect) if a.expect.split()[0] in ("none",) or \
+            a.expect.startswith("count=") else None
+        if n is not None:
+            print(n)
+        return
     errors, summary = judge(a, open(a.log, errors="replace").read())
     if errors:
         print("; ".join(errors))
