@@ -244,6 +244,9 @@ for kind in $kinds; do
 	ks=$(out "$kind" 1 'sudo ~/numa_emu-ksft/run_kselftest.sh')
 	echo "$ks" | grep -qx 'ok 1 selftests: numa_emu: numa_emu_test' &&
 		echo "$ks" | grep -Eq 'Totals: pass:[1-9][0-9]* fail:0 ' || why+=("the kselftest did not pass")
+	kss=$(out "$kind" 1 'sudo ~/numa_emu-ksft/numa_emu/numa_emu_test -S')
+	echo "$kss" | grep -Eq '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:[0-9]+ error:0' ||
+		why+=("the kselftest with -S did not pass: $(echo "$kss" | grep -m1 '^not ok' || echo "$kss" | tail -1)")
 	out "$kind" 1 'numactl --interleave=all numactl --show' | grep -qx 'policy: interleave' ||
 		why+=("numactl --interleave=all numactl --show does not say 'policy: interleave'")
 	out "$kind" 2 "sudo dmesg | grep 'numa_policy=interleave:'" |

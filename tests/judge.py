@@ -146,11 +146,20 @@ class Machine:
         self.floor = MIN_NODE
         self.resv = max(resv) if resv else 0
         self.need = -(-self.resv // self.unit) * self.unit + RESV_SLACK if self.resv else 0
+        # Memory the device tree reserves (mapped /reserved-memory and
+        # /memreserve/): taken before the nodes exist, no room for later.
+        self.taken = [dtvariant.span(changes[k], mem) for k in ("resv", "memreserve") if k in changes]
 
     def dist(self, p, q):
         if p == q:
             return 10
         return self.fw_dist.get((p, q), 20)
+
+    def room(self, lo, hi):
+        """Memory of [lo, hi) a later reservation may still take, as far as
+        the judge knows (outside CMA pools, DT reservations, the memory map)."""
+        own = self.ordinary(lo, hi) - sum(overlap(self.ranges, max(lo, s), min(hi, e)) for s, e in self.taken)
+        return own - overlap(self.ranges, lo, hi) * STRUCT_PAGE // PAGE[self.pages]
 
     def ordinary(self, lo, hi):
         return overlap(self.ranges, lo, hi) - sum(overlap(self.ranges, max(lo, s), min(hi, e))
@@ -194,7 +203,7 @@ TAKEN = 64 * MiB
 STRUCT_PAGE = 64
 
 
-def resv_bracket(m, mem, k, span):
+def resv_bracket(m, mem, k, span, taken=0):
     """(lo, hi): the node counts up to k for mem bytes that keep room for
     the reservation m.need in one node besides its memory map: surely (the
     largest node is at least the average; less TAKEN) and possibly (the
@@ -209,7 +218,7 @@ def resv_bracket(m, mem, k, span):
         if span and span[0] % a == 0 and span[1] % a == 0:
             least = -(-mem // (c * a)) * a
             most = min((mem // c + a) // a * a, mem - (c - 1) * a)
-        if least - least * STRUCT_PAGE / PAGE[m.pages] - TAKEN >= m.need:
+        if least - least * STRUCT_PAGE / PAGE[m.pages] - TAKEN - taken >= m.need:
             lo = c
         if most - most * STRUCT_PAGE / PAGE[m.pages] >= m.need:
             hi = c
@@ -295,7 +304,8 @@ def count_rules(m, expect):
                 upper = upper or any(resv_bracket(m, overlap(q, 0, 1 << 64), total, None)[0] < total
                                      for _, q in withmem)
                 continue
-            lo, hi = resv_bracket(m, overlap(r, 0, 1 << 64), k, r[0] if len(r) == 1 else None)
+            lo, hi = resv_bracket(m, overlap(r, 0, 1 << 64), k, r[0] if len(r) == 1 else None,
+                                  sum(overlap(r, s, e) for s, e in m.taken))
             if lo < k:
                 bracket[nid] = (lo, hi)
     if explicit:
@@ -470,9 +480,10 @@ def properties(m, g, expect, slack, table):
         mine = [n for n in order if phys_of.get(n) == nid]
         if not r or not mine or m.need + m.unit > overlap(r, 0, 1 << 64) or mode == "none":
             continue
-        big = max(m.ordinary(mem_nodes[n]["start"], mem_nodes[n]["end"]) for n in mine)
+        big = max(m.room(mem_nodes[n]["start"], mem_nodes[n]["end"]) for n in mine)
         if big < m.need:
-            yield "reserve", f"largest node of physical node {nid} keeps {big // MiB} MiB, a reservation needs {m.need // MiB} MiB"
+            yield "reserve", (f"the roomiest node of physical node {nid} keeps {big // MiB} MiB free,"
+                              f" a reservation needs {m.need // MiB} MiB")
     # (The reservation is aligned to the unit: it needs a free aligned
     # window besides the kernel's own early allocations.)
     if m.need and m.need + m.unit <= max(overlap(r, 0, 1 << 64) for _, r, _ in m.phys):
