@@ -45,6 +45,31 @@ build_key() { # key
 	RIG_ARCH=$arch PAGES=$pages VARIANT=$variant "$TOP/scripts/build.sh"
 }
 
+# The cases to boot: every mutant's, in one regex.
+all_cases=$(for n in "${names[@]}"; do $M GET "$n" cases; done | paste -sd'|')
+cases_keys() { # regex -> matrix kernel keys
+	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
+		grep -E "^(${1})[[:space:]]*\|" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -u
+}
+build_all() { # regex images-file: build the kernels the cases need
+	: >"$2"
+	local k img
+	for k in $(cases_keys "$1"); do
+		img=$(build_key "$k" 2>"$LOGS/build-$k.log") || return 1
+		echo "$k $img" >>"$2"
+	done
+}
+
+# Control: the series itself passes every case the mutants use; otherwise
+# a "kill" would say nothing.
+build_all "$all_cases" "$LOGS/control.images" || die "the series does not build (see $LOGS/build-*.log)"
+BOOT_TIMEOUT=300 LOGS=$LOGS/control CASES=$all_cases "$TOP/tests/matrix.sh" "$LOGS/control.images" "$LOGS/control.boots"
+if grep -q '^FAIL' "$LOGS/control.boots"; then
+	grep '^FAIL' "$LOGS/control.boots" | sed 's/^/control: /' >&2
+	die "the series fails cases the mutants use; no mutant can be judged"
+fi
+say "control: the series passes the $(wc -l <"$LOGS/control.boots") cases the mutants use"
+
 out=$RES/mutants.out
 : >"$out"
 t_all=$(date +%s)
@@ -62,8 +87,7 @@ for n in "${names[@]}"; do
 	if [ -z "$layer" ]; then
 		images=$LOGS/$n.images
 		: >"$images"
-		keys=$(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
-			grep -E "^(${cases})[[:space:]]*\|" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -u)
+		keys=$(cases_keys "$cases")
 		[ -n "$keys" ] || die "mutant $n: no matrix case matches $cases"
 		for k in $keys; do
 			if img=$(build_key "$k" 2>"$LOGS/$n-build-$k.log"); then
@@ -121,6 +145,9 @@ for n in "${names[@]}"; do
 	fi
 done
 total=$(($(date +%s) - t_all))
+# Leave no kernel built from a mutant behind.
+restore
+build_all "$all_cases" "$LOGS/restored.images" || die "the restored series does not build"
 
 # The report.
 python3 "$TOP/tests/mutants-report.py" "$out" "$total" >"$RES/mutants.md"
