@@ -480,14 +480,17 @@ def properties(m, g, expect, slack, table):
         mine = [n for n in order if phys_of.get(n) == nid]
         if not r or not mine or m.need + m.unit > overlap(r, 0, 1 << 64) or mode == "none":
             continue
-        big = max(m.room(mem_nodes[n]["start"], mem_nodes[n]["end"]) for n in mine)
+        # Count mode keeps the reservation's room beside the node's memory
+        # map; size mode rounds the node size up to the room.
+        room = m.room if not mode.startswith("size=") else m.ordinary
+        big = max(room(mem_nodes[n]["start"], mem_nodes[n]["end"]) for n in mine)
         if big < m.need:
             yield "reserve", (f"the roomiest node of physical node {nid} keeps {big // MiB} MiB free,"
                               f" a reservation needs {m.need // MiB} MiB")
     # (The reservation is aligned to the unit: it needs a free aligned
     # window besides the kernel's own early allocations.)
     if m.need and m.need + m.unit <= max(overlap(r, 0, 1 << 64) for _, r, _ in m.phys):
-        fail = next((ln for ln in g.lines if re.search(r"[Ff]ailed to reserve", ln)), None)
+        fail = next((ln for ln in g.lines if re.search(r"[Ff]ailed to reserve|cannot allocate crashkernel", ln)), None)
         if fail:
             yield "reserve", fail.strip()
     # Every CMA pool of the device tree exists, inside one node.

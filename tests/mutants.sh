@@ -63,7 +63,15 @@ build_all() { # regex images-file: build the kernels the cases need
 # Control: the series itself passes every case the mutants use; otherwise
 # a "kill" would say nothing.
 build_all "$all_cases" "$LOGS/control.images" || die "the series does not build (see $LOGS/build-*.log)"
-BOOT_TIMEOUT=300 LOGS=$LOGS/control CASES=$all_cases "$TOP/tests/matrix.sh" "$LOGS/control.images" "$LOGS/control.boots"
+# The same boot timeout for the control and the mutants: a slow boot is not
+# a kill.
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+if for n in "${names[@]}"; do $M GET "$n" kunit; done | grep -qx yes; then
+	"$TOP/tests/kunit.sh" >"$LOGS/control-kunit.log" 2>&1 ||
+		die "the KUnit suite fails on the series ($LOGS/control-kunit.log); no mutant can be judged by it"
+	say "control: the KUnit suite passes on the series"
+fi
+LOGS=$LOGS/control CASES=$all_cases "$TOP/tests/matrix.sh" "$LOGS/control.images" "$LOGS/control.boots"
 if grep -q '^FAIL' "$LOGS/control.boots"; then
 	grep '^FAIL' "$LOGS/control.boots" | sed 's/^/control: /' >&2
 	die "the series fails cases the mutants use; no mutant can be judged"
@@ -80,8 +88,15 @@ for n in "${names[@]}"; do
 	$M APPLY "$TREE" "$n"
 	if [ "$($M GET "$n" kunit)" = yes ]; then
 		if ! "$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1; then
-			layer=kunit
-			detail=$(grep -m1 -E '^\[FAILED\]|not ok|error|crashed' "$LOGS/$n-kunit.log" || tail -1 "$LOGS/$n-kunit.log")
+			if grep -q 'Testing complete' "$LOGS/$n-kunit.log"; then
+				layer=kunit
+				detail=$(grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]' "$LOGS/$n-kunit.log" |
+					sed 's/^\[[0-9:]*\] //')
+			elif grep -qE 'error:|Build failed|Error 2' "$LOGS/$n-kunit.log"; then
+				layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
+			else
+				layer=kunit detail="the suite did not complete: $(tail -1 "$LOGS/$n-kunit.log")"
+			fi
 		fi
 	fi
 	if [ -z "$layer" ]; then
@@ -93,13 +108,13 @@ for n in "${names[@]}"; do
 			if img=$(build_key "$k" 2>"$LOGS/$n-build-$k.log"); then
 				echo "$k $img" >>"$images"
 			else
-				layer=build detail="kernel $k does not build ($LOGS/$n-build-$k.log)"
+				layer=invalid detail="kernel $k does not build ($LOGS/$n-build-$k.log)"
 				break
 			fi
 		done
 	fi
 	if [ -z "$layer" ]; then
-		BOOT_TIMEOUT=120 LOGS=$LOGS/$n CASES=$cases "$TOP/tests/matrix.sh" "$images" "$LOGS/$n.boots"
+		LOGS=$LOGS/$n CASES=$cases "$TOP/tests/matrix.sh" "$images" "$LOGS/$n.boots"
 		nb=$(wc -l <"$LOGS/$n.boots")
 		# Which boots failed, and whether the judge's own properties, the
 		# kselftest inside the guest, or the boot itself saw it.
@@ -122,6 +137,7 @@ for n in "${names[@]}"; do
 			print(j, k, h, first)
 		EOF
 		)
+		[ -n "$first" ] || die "mutant $n: cannot read $LOGS/$n.boots"
 		if [ "$judge$ksft$hung" != 000 ]; then
 			if [ "$judge" -gt 0 ]; then layer=judge; elif [ "$ksft" -gt 0 ]; then layer=kselftest; else layer=boot; fi
 			why=$(grep -m1 "^FAIL|$first|" "$LOGS/$n.boots" | cut -d'|' -f3 | cut -c1-160)
@@ -133,7 +149,10 @@ for n in "${names[@]}"; do
 	restore
 	secs=$(($(date +%s) - t0))
 	equiv=$($M GET "$n" equivalent)
-	if [ -n "$layer" ]; then
+	if [ "$layer" = invalid ]; then
+		echo "INVALID|$n|-|$detail|$secs" >>"$out"
+		echo "FAIL|mutant-$n|not a valid mutant: $detail"
+	elif [ -n "$layer" ]; then
 		echo "KILLED|$n|$layer|$detail|$secs" >>"$out"
 		echo "PASS|mutant-$n|killed by $layer in $secs s: $detail"
 	elif [ -n "$equiv" ]; then
