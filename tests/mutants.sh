@@ -66,7 +66,8 @@ build_all "$all_cases" "$LOGS/control.images" || die "the series does not build 
 # The same boot timeout for the control and the mutants: a slow boot is not
 # a kill.
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-if for n in "${names[@]}"; do $M GET "$n" kunit; done | grep -qx yes; then
+uses_kunit=$(for n in "${names[@]}"; do $M GET "$n" kunit; done)
+if grep -qx yes <<<"$uses_kunit"; then
 	"$TOP/tests/kunit.sh" >"$LOGS/control-kunit.log" 2>&1 ||
 		die "the KUnit suite fails on the series ($LOGS/control-kunit.log); no mutant can be judged by it"
 	say "control: the KUnit suite passes on the series"
