@@ -91,8 +91,8 @@ for n in "${names[@]}"; do
 		if ! "$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1; then
 			if grep -q 'Testing complete' "$LOGS/$n-kunit.log"; then
 				layer=kunit
-				detail=$(grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]' "$LOGS/$n-kunit.log" |
-					sed 's/^\[[0-9:]*\] //')
+				detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]' "$LOGS/$n-kunit.log" ||
+					tail -1 "$LOGS/$n-kunit.log") | sed 's/^\[[0-9:]*\] //')
 			elif ! grep -q 'Starting KUnit Kernel' "$LOGS/$n-kunit.log"; then
 				layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
 			else
