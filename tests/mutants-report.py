@@ -5,6 +5,7 @@ Usage: mutants-report.py MUTANTS_OUT TOTAL_SECONDS
 Lines: "KILLED|name|layer|detail|secs", "SURVIVED|...", "EQUIVALENT|...".
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,7 +34,6 @@ for r in rows:
 by = {}
 for r in killed:
     by[r[2]] = by.get(r[2], 0) + 1
-import re  # noqa: E402
 booted = [r for r in killed if r[2] in ("judge", "kselftest", "boot")]
 ksft = [r for r in booted if int((re.search(r"kselftest (\d+)", r[3]) or [0, 0])[1])]
 judged = [r for r in booted if int((re.search(r"judge (\d+)", r[3]) or [0, 0])[1])]

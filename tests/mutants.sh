@@ -51,11 +51,13 @@ cases_keys() { # regex -> matrix kernel keys
 	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
 		grep -E "^(${1})[[:space:]]*\|" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -u
 }
-build_all() { # regex images-file: build the kernels the cases need
+build_all() { # regex images-file [log-prefix]: build the kernels the cases need
 	: >"$2"
-	local k img
-	for k in $(cases_keys "$1"); do
-		img=$(build_key "$k" 2>"$LOGS/build-$k.log") || return 1
+	local k img keys
+	keys=$(cases_keys "$1")
+	[ -n "$keys" ] || die "no matrix case matches $1"
+	for k in $keys; do
+		img=$(build_key "$k" 2>"$LOGS/${3:-}build-$k.log") || return 1
 		echo "$k $img" >>"$2"
 	done
 }
@@ -102,17 +104,8 @@ for n in "${names[@]}"; do
 	fi
 	if [ -z "$layer" ]; then
 		images=$LOGS/$n.images
-		: >"$images"
-		keys=$(cases_keys "$cases")
-		[ -n "$keys" ] || die "mutant $n: no matrix case matches $cases"
-		for k in $keys; do
-			if img=$(build_key "$k" 2>"$LOGS/$n-build-$k.log"); then
-				echo "$k $img" >>"$images"
-			else
-				layer=invalid detail="kernel $k does not build ($LOGS/$n-build-$k.log)"
-				break
-			fi
-		done
+		build_all "$cases" "$images" "$n-" ||
+			layer=invalid detail="a kernel does not build ($LOGS/$n-build-*.log)"
 	fi
 	if [ -z "$layer" ]; then
 		LOGS=$LOGS/$n CASES=$cases "$TOP/tests/matrix.sh" "$images" "$LOGS/$n.boots"
