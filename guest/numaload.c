@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 	unsigned long long before[NR_NUMA_COUNTERS], after[NR_NUMA_COUNTERS];
 	size_t page = sysconf(_SC_PAGESIZE), bytes;
 	int n, secs, i;
+	cpu_set_t allowed;
 	unsigned int c;
 
 	if (argc != 5 || (strcmp(argv[1], "procs") && strcmp(argv[1], "threads"))) {
@@ -116,6 +117,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "numaload: bad arguments\n");
 		return 2;
 	}
+	/* The CPUs the workers may use (oncpus.sh may have narrowed them). */
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 2;
 	/* cpu_to_node() of every CPU, as getcpu() reports it. */
 	printf("RIG numaload cpu-node");
 	for (i = 0; i < CPU_SETSIZE; i++) {
@@ -130,14 +134,7 @@ int main(int argc, char **argv)
 			printf(" %u:%u", cpu, node);
 	}
 	printf("\n");
-	{
-		cpu_set_t all;
-
-		CPU_ZERO(&all);
-		for (i = 0; i < CPU_SETSIZE; i++)
-			CPU_SET(i, &all);
-		sched_setaffinity(0, sizeof(all), &all);
-	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
 	printf("RIG numaload %s %d, %zu MiB, %d s\n", argv[1], n, bytes >> 20, secs);
 	fflush(stdout);
 	read_numa_counters(before);

@@ -653,6 +653,17 @@ def judge(a, text):
             busy = [w for w in load.split()[3:] if re.match(r"numa_(hint_faults|pages_migrated|pte_updates)=[1-9]", w)]
             if busy:
                 errors.append("balancing was busy: " + " ".join(busy))
+    # nomigrate: balancing was active (hint faults) but moved no page; the
+    # workload runs on the CPUs of one physical node (oncpus.sh), so every
+    # move would be between fake nodes of that node.
+    if re.search(r"(?:^|\s)nomigrate(?:\s|$)", rest):
+        vm = dict(re.findall(r"(numa_\w+)=(\d+)", load or ""))
+        if not load:
+            errors.append("numaload did not report")
+        elif int(vm.get("numa_hint_faults", 0)) == 0:
+            errors.append("nomigrate: no NUMA hint faults, balancing was not active")
+        elif int(vm.get("numa_pages_migrated", 0)):
+            errors.append(f"balancing migrated {vm['numa_pages_migrated']} pages between fake nodes of one physical node")
     # numactl's own suite: everything passes but checkaffinity, which
     # assumes disjoint CPU lists and must fail for that reason alone.
     if re.search(r"(?:^|\s)numactl-suite(?:\s|$)", rest):
@@ -712,7 +723,7 @@ def judge(a, text):
             used = {node for cpu, node in pairs if cpu in c}
             if not pairs or len(used) != min(len(c), len(fakes)) or not used <= set(fakes):
                 errors.append(f"cpu_to_node of physical node {nid}: {sorted(pairs)}, expected spread over {sorted(fakes)}")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device)=|(?:quiet|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device)=|(?:quiet|nomigrate|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -874,6 +885,10 @@ def selftest():
          report(flat(4), extra=[f"RIG memfill node {i} pages 100" for i in range(3)] + ["RIG memfill done"])),
         ("quiet: balancing busy", "balancing was busy", case(expect="count=4 quiet"),
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=12 numa_pages_migrated=0"])),
+        ("nomigrate: pages moved", "migrated 12 pages", case(expect="count=4 nomigrate"),
+         report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_pages_migrated=12"])),
+        ("nomigrate: balancing idle", "not active", case(expect="count=4 nomigrate"),
+         report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=0 numa_pages_migrated=0"])),
         ("spreadcpus: CPUs on one node", "cpu_to_node", case(expect="count=4 spreadcpus"),
          report(flat(4), extra=["RIG numaload cpu-node 0:0 1:0 2:0 3:0"])),
         ("cpuset: pages outside cpuset.mems", "cpuset", case(expect="count=4 cpuset"),
