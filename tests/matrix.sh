@@ -33,7 +33,7 @@ boot_case() { # line from tests/matrix.txt
 	# "loose": the kselftest without -S, as anyone runs it, on this series too.
 	local strict=$STRICT
 	[[ " $expect " == *" loose "* ]] && strict=
-	if ! RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="$cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
+	if ! RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="memblock=debug $cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 		TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null; then
 		echo "FAIL|$name|boot did not finish ($log)"
 		return
