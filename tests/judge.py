@@ -169,15 +169,18 @@ class Machine:
                     re.findall(r"cma: Reserved (\d+) MiB at (0x[0-9a-f]+)", text)]
         self.keep, self.missing, self.excused = [], [], False
         lines = text.splitlines()
+        # Memory reserved when the split runs: the device tree's carve-outs
+        # and CMA areas, and, where memblock=debug logged them, the
+        # kernel's own reservations (image, initramfs, early allocations).
+        self.booted = reserved_at(lines, re.compile(r"NUMA: Faking node"))
         for sz, lo, hi in self.pools:
             at = next((b for b, z in created if z == sz and lo <= b and b + sz <= hi), None)
             if at is None:
                 # Missing, unless no aligned window of its size was free
-                # when it was tried (small 64K machines, with or without
-                # emulation).
-                tried = reserved_at(lines, re.compile(r"cma: Failed to reserve"))
-                if (sz, lo, hi) != self.pools[-1] or not late or tried is None or \
-                        self.window(ranges, tried, sz, CMA_ALIGN[a.pages], lo, hi):
+                # when the split ran (small 64K machines, with or without
+                # emulation): the area is made before it.
+                if (sz, lo, hi) != self.pools[-1] or not late or self.booted is None or \
+                        self.window(ranges, self.booted, sz, CMA_ALIGN[a.pages], lo, hi):
                     self.missing.append((sz, lo, hi))
                 else:
                     self.excused = True
@@ -203,10 +206,6 @@ class Machine:
         for x, y, d in re.findall(r"-numa dist,src=(\d+),dst=(\d+),val=(\d+)", a.qemu):
             self.fw_dist[(int(x), int(y))] = self.fw_dist[(int(y), int(x))] = int(d)
         self.floor = MIN_NODE
-        # Memory reserved when the split runs: the device tree's carve-outs
-        # and CMA areas, and, where memblock=debug logged them, the
-        # kernel's own reservations (image, initramfs, early allocations).
-        self.booted = reserved_at(lines, re.compile(r"NUMA: Faking node"))
         dt_taken = [dtvariant.span(changes[k], mem) for k in ("resv", "memreserve") if k in changes]
         self.taken = union(dt_taken + self.keep + (self.booted or []))
         self.free = subtract(ranges, self.taken)
