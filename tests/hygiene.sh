@@ -23,13 +23,20 @@ if [ -z "$out" ]; then res PASS kernel-doc "$(echo $new)"; else res FAIL kernel-
 # W=1 and sparse (C=2 checks files even when up to date) on touched objects:
 # no warnings in new files, no new warnings in files that exist in the base
 # (compared with the same check on the unpatched tree, $BASE_TREE/$BASE_O).
-objs=$(echo "$touched" | grep '\.c$' | grep -v -e '/test/' -e '^tools/' | sed 's/\.c$/.o/')
+# The check builds an arm64 kernel: another architecture's files (riscv's
+# mm/init.c) are built by its own kernel and per patch, not checked here.
+objs=$(echo "$touched" | grep '\.c$' | grep -v -e '/test/' -e '^tools/' | awk '!/^arch\// || /^arch\/arm64\//' |
+	sed 's/\.c$/.o/')
+other=$(echo "$touched" | grep '\.c$' | grep '^arch/' | grep -v '^arch/arm64/' | tr '\n' ' ')
 old_objs=$(for o in $objs; do git -C "$TREE" cat-file -e "base:${o%.o}.c" 2>/dev/null && echo "$o"; done)
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_DEPEND=1
 wcheck() { # tree outdir objs... -> normalized warnings of those files
 	local tree=$1 out=$2 files
 	shift 2
 	files=$(echo "$@" | sed 's/\.o\b/.c/g; s/ /|/g')
+	# Compiled again on both sides, so that W=1 sees every file (C=2
+	# alone re-checks with sparse only).
+	(cd "$out" && rm -f "$@")
 	make -C "$tree" O="$out" CC="ccache ${CROSS_COMPILE}gcc" W=1 C=2 "$@" >"$out/hygiene.log" 2>&1 ||
 		{ echo "BUILD-FAILED $(grep -m1 -i error "$out/hygiene.log")"; return; }
 	echo "CHECKED $(grep -cE "^  CHECK .*($files)" "$out/hygiene.log")"
@@ -50,7 +57,7 @@ elif [ -n "$old_objs" ] && [ -z "$base_w" ]; then
 elif [ "${checked:-0}" -lt "$(echo $objs | wc -w)" ]; then
 	res FAIL w1-sparse "sparse checked ${checked:-0} of $(echo $objs | wc -w) files"
 elif [ -z "$new" ]; then
-	res PASS w1-sparse "no new W=1 or sparse warnings in $(echo $objs)"
+	res PASS w1-sparse "no new W=1 or sparse warnings in $(echo $objs)${other:+ (not checked: $other)}"
 else
 	res FAIL w1-sparse "$(echo "$new" | head -1)"
 fi
