@@ -135,7 +135,7 @@ class Machine:
         ranges = dtvariant.usable(changes, mem)
         if "nomap" in changes:
             ns, ne = dtvariant.span(changes["nomap"], mem)
-            ranges = [r for s, e in ranges for r in ((s, min(e, ns)), (max(s, ne), e)) if r[0] < r[1]]
+            ranges = subtract(ranges, [(ns, ne)])
         m = re.search(r"(?:^|\s)mem=(\S+)", a.cmdline)
         if m:
             cap = RAM_BASE + size(m.group(1))
@@ -161,10 +161,12 @@ class Machine:
         # The riscv test kernels have no CMA (configs/arch-riscv64.config).
         cma = re.search(r"(?:^|\s)cma=(\d+[KMGkmg]?)(?:\s|$)", a.cmdline)
         late = 0 if self.pools or self.arch == "riscv64" else size(cma.group(1)) if cma else DEFAULT_CMA
+        late_pool = None
         if late:
             late = -(-late // CMA_ALIGN[a.pages]) * CMA_ALIGN[a.pages]
             top = max(e for _, e in ranges)
-            self.pools.append((late, RAM_BASE, min(top, DMA_LIMIT) if top > RAM_BASE else top))
+            late_pool = (late, RAM_BASE, min(top, DMA_LIMIT) if top > RAM_BASE else top)
+            self.pools.append(late_pool)
         created += [(int(b, 16), int(sz) * MiB) for sz, b in
                     re.findall(r"cma: Reserved (\d+) MiB at (0x[0-9a-f]+)", text)]
         self.keep, self.missing, self.excused = [], [], False
@@ -179,7 +181,7 @@ class Machine:
                 # Missing, unless no aligned window of its size was free
                 # when the split ran (small 64K machines, with or without
                 # emulation): the area is made before it.
-                if (sz, lo, hi) != self.pools[-1] or not late or self.booted is None or \
+                if (sz, lo, hi) != late_pool or self.booted is None or \
                         self.window(ranges, self.booted, sz, CMA_ALIGN[a.pages], lo, hi):
                     self.missing.append((sz, lo, hi))
                 else:
