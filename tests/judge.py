@@ -10,7 +10,9 @@ that follow from the rules alone, never from the algorithm:
 
   count     nodes per physical node: what the request, the free node ids,
             the unit-aligned windows that hold memory and the minimum node
-            size allow (or the case's nodes=K where CMA merges decide)
+            size allow (or the case's nodes=K where CMA merges decide);
+            where reservations could leave an even node below the minimum,
+            between the most nodes that fit wherever they lie and that
   nothing   the nodes' MemTotal add up to MemTotal; every byte of memory
   lost      lies in exactly one node, of its own physical node
   bounds    spans disjoint; between two nodes of one physical node a
@@ -18,7 +20,9 @@ that follow from the rules alone, never from the algorithm:
             every node can hold one (count mode) or the size is a multiple
             of one (size mode)
   spread    count mode: each node within one alignment step (plus the
-            case's slack) of its physical node's fair share; size mode:
+            case's slack) of its physical node's fair share; where an even
+            split could leave a node below the minimum, of the fair share
+            of the memory not reserved at the split instead; size mode:
             every node but the last of a physical node holds the size
   floor     with more than one node per physical node, each keeps the
             minimum node size outside CMA pools
@@ -94,18 +98,24 @@ MEMBLOCK = re.compile(r"memblock_(reserve|phys_free): \[(0x[0-9a-f]+)-(0x[0-9a-f
 
 def reserved_at(lines, stop):
     """memblock.reserved as memblock=debug logged it, up to the first line
-    that matches stop (or the end), or None without such a log. Only the
-    device tree's own copy is reserved before the option is parsed."""
-    cur, seen = [], False
+    that matches stop (or the end), less the initramfs (which the kernel
+    frees once unpacked: free_initrd_mem), or None without such a log.
+    Only the device tree's own copy is reserved before the option is
+    parsed."""
+    cur, seen, stopped, initrd = [], False, False, []
     for ln in lines:
-        if stop.search(ln):
-            break
+        stopped = stopped or bool(stop.search(ln))
         mm = MEMBLOCK.search(ln)
-        if mm:
-            seen = True
-            r = (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
-            cur = union(cur + [r]) if mm.group(1) == "reserve" else subtract(cur, [r])
-    return cur if seen else None
+        if not mm:
+            continue
+        r = (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
+        if stopped:
+            if mm.group(1) == "phys_free" and "free_initrd_mem" in ln:
+                initrd.append(r)
+            continue
+        seen = True
+        cur = union(cur + [r]) if mm.group(1) == "reserve" else subtract(cur, [r])
+    return subtract(cur, initrd) if seen else None
 
 
 def cpus(text):
@@ -306,10 +316,12 @@ class Guest:
 
 
 def count_rules(m, expect):
-    """What the rules say of the node count: (want, total, upper, bracket):
-    nodes per physical node with memory (or None), memory nodes in all (or
-    None), whether total is only an upper bound, and {physical node: (lo,
-    hi)} where a reservation leaves the count between two bounds."""
+    """What the rules say of the node count: (want, total, upper, bracket,
+    uneven): nodes per physical node with memory (or None), memory nodes in
+    all (or None), whether total is only an upper bound, {physical node:
+    (lo, hi)} where a reservation leaves the count between two bounds, and
+    the physical nodes where an even split could leave a node below its
+    minimum (their nodes may share the memory not reserved instead)."""
     mode = expect.split()[0]
     explicit = re.search(r"(?:^|\s)nodes=(\d+)", expect)
     if mode == "none":
@@ -330,13 +342,14 @@ def count_rules(m, expect):
     else:
         want, total = None, None
     upper = False
-    bracket = {}
+    bracket, uneven = {}, set()
     # Reserved memory (CMA areas, carve-outs, the kernel's own) that could
-    # leave an even node of the smallest size below its minimum merges
+    # leave an even node of the smallest size below its minimum may cost
     # nodes: how many, the rules leave to where the reservations lie. The
     # count then lies between the most nodes that keep their minimum
-    # wherever the reservations are (a boundary moved around a CMA area
-    # costs a node at most the area again) and the rules' count; with
+    # wherever the reservations are, in an even split of the usable memory
+    # (a boundary moved around a CMA area costs a node at most the area
+    # again) or of the memory not reserved, and the rules' count; with
     # several physical nodes whose shares the rules leave open, only the
     # upper bound is known.
     if total is not None and mode != "none":
@@ -344,14 +357,24 @@ def count_rules(m, expect):
         for nid, r, _ in withmem:
             k = (want or {}).get(nid) or (total if len(withmem) == 1 else None)
             mem = overlap(r, 0, 1 << 64)
-            resv = mem - sum(m.ordinary(s, e) for s, e in r) + sum(overlap(r, a, e) for a, e in m.keep)
+            free = sum(m.ordinary(s, e) for s, e in r)
+            resv = mem - free + sum(overlap(r, a, e) for a, e in m.keep)
 
             def holds(c):
                 return resv <= mem / c - (m.block if mem // m.block >= c else m.unit) - m.floor
+
+            def fits(c):
+                # Nodes that share the memory not reserved evenly keep the
+                # minimum when each share exceeds it by three boundary units
+                # (one rounded boundary on either side, a move out of a CMA
+                # area): as many nodes as that are never cut.
+                return c <= windows(r, m.unit) and free >= c * (m.floor + 3 * m.unit)
             if k is None:
                 upper = upper or not holds(total)
-            elif k > 1 and not holds(k):
-                bracket[nid] = (max([c for c in range(1, k) if holds(c)] or [1]), k)
+            elif k > 1 and not holds(k) and not fits(k):
+                bracket[nid] = (max([c for c in range(1, k) if holds(c) or fits(c)] or [1]), k)
+            if k and k > 1 and not holds(k):
+                uneven.add(nid)
     if explicit:
         total = int(explicit.group(1))
         want = {m.phys[0][0]: total} if len([p for p in m.phys if p[1]]) == 1 else None
@@ -361,13 +384,13 @@ def count_rules(m, expect):
     if shares:
         want = {nid: int(k) for (nid, r, _), k in
                 zip([p for p in m.phys if p[1]], shares.group(1).split(","))}
-    return want, total, upper, bracket
+    return want, total, upper, bracket, uneven
 
 
 def expected_nodes(m, expect):
     """(least, most) of all nodes (memory-less firmware nodes too) where
     the rules bound the count, for the kselftest's -n; else None."""
-    want, total, upper, bracket = count_rules(m, expect)
+    want, total, upper, bracket, uneven = count_rules(m, expect)
     if total is None or upper:
         return None
     less = 0
@@ -399,7 +422,7 @@ def properties(m, g, expect, slack, table):
             phys_of.setdefault(nid, nid)
 
     # count
-    want, total, upper, bracket = count_rules(m, expect)
+    want, total, upper, bracket, uneven = count_rules(m, expect)
     shares = re.search(r"(?:^|\s)shares=([\d,]+)", expect)
     got = {}
     for n, p in phys_of.items():
@@ -516,19 +539,25 @@ def properties(m, g, expect, slack, table):
                 yield "count", (f"size mode: the last node {mine[-1]} of physical node {nid} holds"
                                 f" {last // MiB} MiB, room for another {sz // MiB} MiB node;"
                                 f" {k} nodes, the rules give more")
-        elif mode != "none" and not explicit and not upper and \
-                not (nid in bracket and k < bracket[nid][1]):
-            # (Fewer nodes than the bound: reservations merged some, and
-            # the merged ones are larger.)
+        elif mode != "none" and not explicit and not upper:
             # A boundary that would cut a CMA pool moves to an edge of it:
             # at most the pool (on the alignment) further.
             moved = sum(-(-(min(e, hi) - max(s, lo)) // align) * align
                         for s, e in m.keep for lo, hi in r if s < hi and lo < e and near(s, e))
+            tol = align + moved + slack
             fair = mem / k
-            for n in mine:
-                if abs(use[n] - fair) > align + moved + slack:
-                    yield "spread", (f"node {n} holds {use[n] // MiB} MiB, fair share {fair / MiB:.0f}"
-                                     f" MiB, allowed {(align + moved + slack) // MiB} MiB off")
+            off = [n for n in mine if abs(use[n] - fair) > tol]
+            if off and nid in uneven:
+                # Where an even split could leave a node below its minimum,
+                # the nodes may share the memory not reserved evenly instead.
+                free = sum(m.ordinary(s, e) for s, e in r)
+                if all(abs(m.ordinary(mem_nodes[n]["start"], mem_nodes[n]["end"]) - free / k) <= tol
+                       for n in mine):
+                    off = []
+            for n in off:
+                yield "spread", (f"node {n} holds {use[n] // MiB} MiB, fair share {fair / MiB:.0f}"
+                                 f" MiB, allowed {tol // MiB} MiB off" +
+                                 (", nor is the memory not reserved shared evenly" if nid in uneven else ""))
         if mine[0] != nid and mode != "none":
             yield "ids", f"first node of physical node {nid} is node {mine[0]}"
         extra = mine[1:]
