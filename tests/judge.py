@@ -10,7 +10,7 @@ that follow from the rules alone, never from the algorithm:
 
   count     nodes per physical node: what the request, the free node ids,
             the unit-aligned windows that hold memory and the minimum node
-            size allow (or the case's nodes=K where CMA merges decide);
+            size allow (or the case's nodes=K);
             where reservations could leave an even node below the minimum,
             between the most nodes that fit wherever they lie and that
   nothing   the nodes' MemTotal add up to MemTotal; every byte of memory
@@ -96,26 +96,44 @@ def subtract(ranges, holes):
 MEMBLOCK = re.compile(r"memblock_(reserve|phys_free): \[(0x[0-9a-f]+)-(0x[0-9a-f]+)\]")
 
 
+def freed_initrd(lines):
+    """The initramfs, if the kernel freed it once unpacked ("Freeing initrd
+    memory"), as memblock=debug logged it: its release (free_initrd_mem;
+    riscv keeps no memblock then, and logs none) or else its reservation
+    (reserve_initrd_mem); or None."""
+    if not any("Freeing initrd memory" in ln for ln in lines):
+        return None
+    for kind, caller in (("phys_free", "free_initrd_mem"), ("reserve", "reserve_initrd_mem")):
+        for ln in lines:
+            mm = MEMBLOCK.search(ln)
+            if mm and mm.group(1) == kind and caller in ln:
+                return (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
+    return None
+
+
+def fdt_totalsize(path):
+    with open(path, "rb") as f:
+        head = f.read(8)
+    return int.from_bytes(head[4:8], "big")
+
+
 def reserved_at(lines, stop):
     """memblock.reserved as memblock=debug logged it, up to the first line
     that matches stop (or the end), less the initramfs (which the kernel
     frees once unpacked: free_initrd_mem), or None without such a log.
     Only the device tree's own copy is reserved before the option is
     parsed."""
-    cur, seen, stopped, initrd = [], False, False, []
+    cur, seen = [], False
     for ln in lines:
-        stopped = stopped or bool(stop.search(ln))
+        if stop.search(ln):
+            break
         mm = MEMBLOCK.search(ln)
-        if not mm:
-            continue
-        r = (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
-        if stopped:
-            if mm.group(1) == "phys_free" and "free_initrd_mem" in ln:
-                initrd.append(r)
-            continue
-        seen = True
-        cur = union(cur + [r]) if mm.group(1) == "reserve" else subtract(cur, [r])
-    return subtract(cur, initrd) if seen else None
+        if mm:
+            seen = True
+            r = (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
+            cur = union(cur + [r]) if mm.group(1) == "reserve" else subtract(cur, [r])
+    initrd = freed_initrd(lines)
+    return subtract(cur, [initrd] if initrd else []) if seen else None
 
 
 def cpus(text):
@@ -185,6 +203,16 @@ class Machine:
         # and CMA areas, and, where memblock=debug logged them, the
         # kernel's own reservations (image, initramfs, early allocations).
         self.booted = reserved_at(lines, re.compile(r"NUMA: Faking node"))
+        # The device tree blob, which arm64 reserves before memblock=debug
+        # is parsed: QEMU's direct kernel boot loads it at the first 2 MiB
+        # boundary after the initramfs; its size is the blob's totalsize
+        # (the -dtb file's, or 1 MiB for QEMU's own virt tree, as dumpdtb
+        # shows). Under UEFI (-bios) the EFI stub places it: not modelled.
+        initrd = freed_initrd(lines)
+        if self.booted is not None and self.arch == "arm64" and initrd and "-bios" not in a.qemu:
+            at = -(-initrd[1] // (2 * MiB)) * (2 * MiB)
+            dtb = re.search(r"-dtb (\S+)", a.qemu)
+            self.booted = union(self.booted + [(at, at + (fdt_totalsize(dtb.group(1)) if dtb else MiB))])
         for sz, lo, hi in self.pools:
             at = next((b for b, z in created if z == sz and lo <= b and b + sz <= hi), None)
             if at is None:
@@ -495,13 +523,22 @@ def properties(m, g, expect, slack, table):
             sz = -(-sz // step) * step
             align = step
         else:
-            # Whole blocks when every node can get enough of them for the floor.
+            # Whole blocks when every node can get enough of them for the
+            # floor; where reservations could leave a node below it, nodes
+            # may need the finer unit to keep it.
             align = m.block if mem // m.block >= k * max(1, -(-m.floor // m.block)) else m.unit
-        for a, b in zip(mine, mine[1:]):
+
+        def cut_ok(a, b, step):
             # The boundary lies between the end of one node's memory and
             # the start of the next (in a hole, it is anywhere between).
-            cut = -(-mem_nodes[a]["end"] // align) * align
-            if cut > mem_nodes[b]["start"]:
+            return -(-mem_nodes[a]["end"] // step) * step <= mem_nodes[b]["start"]
+        if not size_mode and align == m.block and nid in uneven and \
+                not all(cut_ok(a, b, align) for a, b in zip(mine, mine[1:])):
+            # Where reservations could leave a node below its minimum, the
+            # nodes may need the finer unit to keep it.
+            align = m.unit
+        for a, b in zip(mine, mine[1:]):
+            if not cut_ok(a, b, align):
                 yield "bounds", (f"no multiple of {align // MiB} MiB between nodes {a} (to {mem_nodes[a]['end']:#x})"
                                  f" and {b} (from {mem_nodes[b]['start']:#x})")
         use = {n: overlap(r, mem_nodes[n]["start"], mem_nodes[n]["end"]) for n in mine}
