@@ -740,6 +740,10 @@ def judge(a, text):
         errors.append(f"{prop}: {err}")
     # A count the harness gives the kselftest (-n) must be the rules' count
     # wherever the rules fix it.
+    # -u (boundaries on units where blocks are the rule) only where
+    # reservations could leave an even node below its minimum.
+    if re.search(r"rig\.args=\S*(?<=[=,])-u(?:,|\s|$)", a.cmdline) and not count_rules(m, a.expect)[4]:
+        errors.append("harness: the kselftest is given -u, but no reservation shapes this layout")
     hn = re.search(r"-n,(\d+)(?:-(\d+))?", a.cmdline)
     if hn and (mode == "none" or mode.startswith("count=")):
         rule = expected_nodes(m, a.expect)
