@@ -119,10 +119,8 @@ def fdt_totalsize(path):
 
 def reserved_at(lines, stop):
     """memblock.reserved as memblock=debug logged it, up to the first line
-    that matches stop (or the end), less the initramfs (which the kernel
-    frees once unpacked: free_initrd_mem), or None without such a log.
-    Only the device tree's own copy is reserved before the option is
-    parsed."""
+    that matches stop (or the end), or None without such a log. Only the
+    device tree's own copy is reserved before the option is parsed."""
     cur, seen = [], False
     for ln in lines:
         if stop.search(ln):
@@ -132,8 +130,7 @@ def reserved_at(lines, stop):
             seen = True
             r = (int(mm.group(2), 16), int(mm.group(3), 16) + 1)
             cur = union(cur + [r]) if mm.group(1) == "reserve" else subtract(cur, [r])
-    initrd = freed_initrd(lines)
-    return subtract(cur, [initrd] if initrd else []) if seen else None
+    return cur if seen else None
 
 
 def cpus(text):
@@ -203,16 +200,20 @@ class Machine:
         # and CMA areas, and, where memblock=debug logged them, the
         # kernel's own reservations (image, initramfs, early allocations).
         self.booted = reserved_at(lines, re.compile(r"NUMA: Faking node"))
-        # The device tree blob, which arm64 reserves before memblock=debug
-        # is parsed: QEMU's direct kernel boot loads it at the first 2 MiB
-        # boundary after the initramfs; its size is the blob's totalsize
-        # (the -dtb file's, or 1 MiB for QEMU's own virt tree, as dumpdtb
-        # shows). Under UEFI (-bios) the EFI stub places it: not modelled.
         initrd = freed_initrd(lines)
-        if self.booted is not None and self.arch == "arm64" and initrd and "-bios" not in a.qemu:
-            at = -(-initrd[1] // (2 * MiB)) * (2 * MiB)
-            dtb = re.search(r"-dtb (\S+)", a.qemu)
-            self.booted = union(self.booted + [(at, at + (fdt_totalsize(dtb.group(1)) if dtb else MiB))])
+        if self.booted is not None and initrd:
+            # The initramfs does not count: it is freed once unpacked. The
+            # device tree blob, which arm64 reserves before memblock=debug
+            # is parsed, does: QEMU's direct kernel boot loads it at the
+            # first 2 MiB boundary after the initramfs; its size is the
+            # blob's totalsize (the -dtb file's, or 1 MiB for QEMU's own
+            # virt tree, as dumpdtb shows). Under UEFI (-bios) the EFI stub
+            # places it: not modelled.
+            self.booted = subtract(self.booted, [initrd])
+            if self.arch == "arm64" and "-bios" not in a.qemu:
+                at = -(-initrd[1] // (2 * MiB)) * (2 * MiB)
+                dtb = re.search(r"-dtb (\S+)", a.qemu)
+                self.booted = union(self.booted + [(at, at + (fdt_totalsize(dtb.group(1)) if dtb else MiB))])
         for sz, lo, hi in self.pools:
             at = next((b for b, z in created if z == sz and lo <= b and b + sz <= hi), None)
             if at is None:
