@@ -25,14 +25,44 @@
  * Tests: fault (first touch of fresh anonymous memory, MiB/s), copy and
  * triad (streaming over arrays far larger than the caches, MiB/s), chase
  * (dependent random loads over a large buffer, ns per load).
+ *
+ * Owner mode, for a verdict on a real board (the same tests):
+ *
+ *   ./bench -A [-r REPS] [-m MIB] [-b NODE] [-I PCT] [-o FILE]
+ *   ./bench -C FILE:POLICY FILE:POLICY
+ *
+ * -A compares two explicit policies that no boot option (numa_policy=)
+ * overrides: MPOL_INTERLEAVE over all nodes with memory against MPOL_BIND
+ * to one node (-b, default: the node with the most free memory), on 1 CPU
+ * and on all CPUs, each thread pinned to a CPU of its own. The two run in
+ * turn (bind, interleave, interleave, bind, ...), so a slow drift of the
+ * machine falls on both. Threads run over one common time window and
+ * their work is added over it. Where the pages went is read back with
+ * move_pages() and printed, so that two runs that the boot placed alike
+ * cannot pass for a comparison. Per figure it prints the ratio
+ * interleave / bind (above 1: interleave is faster) with a 95 % confidence
+ * interval over the REPS pairs, and a verdict:
+ *
+ *   VERDICT <test> threads=<n> ratio=<r> ci=<lo>..<hi> <words>
+ *
+ * <words> is "interleave is faster by X % +- Y %", "... slower by ...",
+ * or "no difference the runs can show" when the interval covers 1 (or
+ * lies within 1 % of it: "... above 1 %", no difference to act on).
+ * -I PCT makes every interleaved pass PCT % longer (a busy wait inside the
+ * timed window): the tool's own check that it finds a difference that is
+ * there. -o FILE keeps every timed run; -C compares two such files, for
+ * example one saved without numa=fake= (policy bind) with one saved with
+ * it (policy interleave), as independent samples.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,15 +70,24 @@
 #include "vmstat.h"
 
 #define MPOL_DEFAULT_		0
+#define MPOL_BIND_		2
 #define MPOL_INTERLEAVE_	3
 #define MAX_NODES		1024
 #define MAX_THREADS		64
 #define MAX_REPS		32
 #define MIN_TIME		0.25	/* seconds: each timed run lasts at least this */
+#define RESOLUTION		0.01	/* owner mode: smaller differences are not reported */
 
 static size_t mib = 256;	/* per array, per thread (copy/triad), per run */
 static int reps = 5, max_cpus;
 static long page;
+static int owner;		/* -A: pinned threads, one window, placement */
+static double inject;		/* -I: extra time per interleaved pass, fraction */
+static int bind_node = -1, bind_set;	/* -b */
+
+/* Policies: the default one, interleave over all nodes, bind to bind_node. */
+enum { DEFAULT, INTERLEAVE, BIND };
+static const char *const policies_name[] = { "default", "interleave", "bind" };
 
 static double now(void)
 {
@@ -58,24 +97,78 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int set_policy(int interleave)
+static int has_memory(int n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+	return !access(path, F_OK);
+}
+
+static int set_policy(int policy)
 {
 	unsigned long mask[MAX_NODES / (8 * sizeof(long))] = { 0 };
-	char path[64];
 	int n, nodes = 0;
 
-	if (!interleave)
+	if (policy == DEFAULT)
 		return syscall(__NR_set_mempolicy, MPOL_DEFAULT_, NULL, 0);
 	for (n = 0; n < MAX_NODES; n++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
-		if (!access(path, F_OK)) {
-			mask[n / (8 * sizeof(long))] |= 1UL << (n % (8 * sizeof(long)));
-			nodes++;
-		}
+		if (policy == BIND ? n != bind_node : !has_memory(n))
+			continue;
+		mask[n / (8 * sizeof(long))] |= 1UL << (n % (8 * sizeof(long)));
+		nodes++;
 	}
-	if (nodes < 2)
+	if (nodes < (policy == BIND ? 1 : 2))
 		return -1;
-	return syscall(__NR_set_mempolicy, MPOL_INTERLEAVE_, mask, MAX_NODES + 1);
+	return syscall(__NR_set_mempolicy, policy == BIND ? MPOL_BIND_ : MPOL_INTERLEAVE_,
+		       mask, MAX_NODES + 1);
+}
+
+/* A node's MemFree in KiB, from its meminfo (0 if it has none). */
+static long node_free_kib(int n)
+{
+	char path[64], line[128];
+	long kib = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "MemFree:"))
+			sscanf(strstr(line, "MemFree:") + 8, "%ld", &kib);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Pages of [p, p + bytes) per node, from a sample of up to 4096 pages. */
+static void placement(void *p, size_t bytes, int *count)
+{
+	enum { SAMPLE = 4096 };
+	void *pages[SAMPLE];
+	int status[SAMPLE], i, k = 0;
+	size_t step = bytes / page / SAMPLE + 1, off;
+
+	for (off = 0; off < bytes && k < SAMPLE; off += step * page)
+		pages[k++] = (char *)p + off;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+	if (syscall(__NR_move_pages, 0, k, pages, NULL, status, 0))
+		return;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < k; i++)
+		if (status[i] >= 0 && status[i] < MAX_NODES)
+			count[status[i]]++;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Spend @frac of @dt more inside the timed window (the -I check). */
+static void spin(double frac, double dt)
+{
+	double until = now() + frac * dt;
+
+	while (now() < until)
+		;
 }
 
 static void *map(size_t bytes)
@@ -93,9 +186,12 @@ static void *map(size_t bytes)
 }
 
 struct job {
-	int test, interleave;
+	int test, policy, cpu;
 	size_t bytes;
-	double value;		/* MiB/s or ns */
+	double value;		/* MiB/s or ns, over this thread's own time */
+	double work;		/* MiB moved or loads done */
+	double t_start, t_end;	/* this thread's timed window */
+	int *where;		/* pages per node (owner mode) */
 	pthread_barrier_t *start;
 };
 
@@ -108,52 +204,71 @@ static void *run(void *arg)
 {
 	struct job *j = arg;
 	size_t i, n = j->bytes / sizeof(double);
-	double t0, t;
+	double slow = j->policy == INTERLEAVE ? inject : 0;
+	double t0, t1, t;
 
-	set_policy(j->interleave);
+	if (j->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(j->cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	set_policy(j->policy);
 	if (j->test == FAULT) {
-		double bytes = 0;
+		char *p = NULL;
 
 		pthread_barrier_wait(j->start);
-		for (t = 0; t < MIN_TIME; bytes += j->bytes) {
-			char *p = map(j->bytes);
-
+		j->t_start = now();
+		for (t = 0; t < MIN_TIME; j->work += j->bytes / (double)(1 << 20)) {
+			if (p)
+				munmap(p, j->bytes);
+			p = map(j->bytes);
 			t0 = now();
 			for (i = 0; i < j->bytes; i += page)
 				p[i] = 1;
+			t1 = now();
+			spin(slow, t1 - t0);
 			t += now() - t0;
-			munmap(p, j->bytes);
 		}
-		j->value = bytes / t / (1 << 20);
+		j->t_end = now();
+		j->value = j->work / t;
+		if (j->where)
+			placement(p, j->bytes, j->where);
+		munmap(p, j->bytes);
 	} else if (j->test == COPY || j->test == TRIAD) {
 		double *a = map(j->bytes), *b = map(j->bytes), *c = map(j->bytes);
-		double passes = 0;
 
 		for (i = 0; i < n; i++) {
 			a[i] = 1.0;
 			b[i] = 2.0;
 			c[i] = 0.0;
 		}
+		if (j->where)
+			placement(c, j->bytes, j->where);
 		pthread_barrier_wait(j->start);
-		t0 = now();
+		t0 = j->t_start = now();
 		do {
+			t1 = now();
 			if (j->test == COPY)
 				memcpy(c, a, j->bytes);
 			else
 				for (i = 0; i < n; i++)
 					c[i] = a[i] + 3.0 * b[i];
-			passes++;
+			spin(slow, now() - t1);
+			/* Bytes moved: copy reads a, writes c; triad reads a, b, writes c. */
+			j->work += (j->test == COPY ? 2.0 : 3.0) * j->bytes / (1 << 20);
 			t = now() - t0;
 		} while (t < MIN_TIME);
-		/* Bytes moved: copy reads a, writes c; triad reads a, b, writes c. */
-		j->value = passes * (j->test == COPY ? 2.0 : 3.0) * j->bytes / t / (1 << 20);
+		j->t_end = now();
+		j->value = j->work / t;
 		if (c[n / 2] < 0)	/* keep the result alive */
 			printf("?\n");
 		munmap(a, j->bytes);
 		munmap(b, j->bytes);
 		munmap(c, j->bytes);
 	} else {
-		size_t count = j->bytes / sizeof(size_t), loads = 0, k;
+		size_t count = j->bytes / sizeof(size_t), k;
 		size_t *next = map(j->bytes);
 		uint64_t x = 88172645463325252ULL;
 
@@ -171,21 +286,64 @@ static void *run(void *arg)
 			next[i] = next[r];
 			next[r] = tmp;
 		}
+		if (j->where)
+			placement(next, j->bytes, j->where);
 		pthread_barrier_wait(j->start);
-		t0 = now();
+		t0 = j->t_start = now();
 		i = 0;
 		do {
+			t1 = now();
 			for (k = 0; k < 1000000; k++)
 				i = next[i];
-			loads += k;
+			spin(slow, now() - t1);
+			j->work += k;
 			t = now() - t0;
 		} while (t < MIN_TIME);
-		j->value = t * 1e9 / loads;
+		j->t_end = now();
+		j->value = t * 1e9 / j->work;
 		if (i == count)		/* keep the chase alive */
 			printf("?\n");
 		munmap(next, j->bytes);
 	}
 	return NULL;
+}
+
+/*
+ * One timed run of @test on @threads threads under @policy: the sum of the
+ * threads' own rates (classic mode), or in owner mode their work added
+ * over the window from the first start to the last end. Latency is the
+ * mean. @where, if set, gets the pages per node of the threads' buffers.
+ */
+static double one_run(int test, int policy, int threads, int *where)
+{
+	struct job jobs[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	pthread_barrier_t start;
+	double sum = 0, work = 0, t0 = 0, t1 = 0;
+	int t;
+
+	pthread_barrier_init(&start, NULL, threads);
+	for (t = 0; t < threads; t++) {
+		/* Faults are cheap: twice the memory for a longer run. */
+		jobs[t] = (struct job){ .test = test, .policy = policy,
+					.cpu = owner ? t % max_cpus : -1,
+					.bytes = (test == FAULT ? 2 * mib : mib) << 20,
+					.where = where, .start = &start };
+		pthread_create(&tid[t], NULL, run, &jobs[t]);
+	}
+	for (t = 0; t < threads; t++) {
+		pthread_join(tid[t], NULL);
+		sum += jobs[t].value;
+		work += jobs[t].work;
+		if (!t || jobs[t].t_start < t0)
+			t0 = jobs[t].t_start;
+		if (!t || jobs[t].t_end > t1)
+			t1 = jobs[t].t_end;
+	}
+	pthread_barrier_destroy(&start);
+	if (test == CHASE)
+		return sum / threads;
+	return owner ? work / (t1 - t0) : sum;
 }
 
 static int cmp(const void *a, const void *b)
@@ -199,51 +357,221 @@ static int cmp(const void *a, const void *b)
  * Run @test on @threads threads, once to warm up and then @reps times;
  * print the median, the best and the spread of the timed runs.
  */
-static void measure(int test, int interleave, int threads)
+static void measure(int test, int policy, int threads)
 {
 	double v[MAX_REPS];
-	int r, t;
+	int r;
 
 	for (r = -1; r < reps; r++) {
-		struct job jobs[MAX_THREADS];
-		pthread_t tid[MAX_THREADS];
-		pthread_barrier_t start;
-		double sum = 0;
+		double x = one_run(test, policy, threads, NULL);
 
-		pthread_barrier_init(&start, NULL, threads);
-		for (t = 0; t < threads; t++) {
-			/* Faults are cheap: twice the memory for a longer run. */
-			jobs[t] = (struct job){ test, interleave,
-						(test == FAULT ? 2 * mib : mib) << 20, 0, &start };
-			pthread_create(&tid[t], NULL, run, &jobs[t]);
-		}
-		for (t = 0; t < threads; t++) {
-			pthread_join(tid[t], NULL);
-			sum += jobs[t].value;
-		}
-		pthread_barrier_destroy(&start);
-		/* Throughput adds up over threads; latency is the mean. */
 		if (r >= 0)
-			v[r] = test == CHASE ? sum / threads : sum;
+			v[r] = x;
 	}
 	qsort(v, reps, sizeof(v[0]), cmp);
 	printf("BENCH %s policy=%s threads=%d median=%.2f best=%.2f spread=%.1f unit=%s\n",
-	       names[test], interleave ? "interleave" : "default", threads,
+	       names[test], policies_name[policy], threads,
 	       v[reps / 2], test == CHASE ? v[0] : v[reps - 1],
 	       v[reps / 2] ? 100 * (v[reps - 1] - v[0]) / v[reps / 2] : 0, units[test]);
 	fflush(stdout);
 }
 
+/* Two-sided 95 % quantiles of Student's t, for 1 to 30 degrees of freedom. */
+static const double t95[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+static double tq(int df)
+{
+	if (df < 1)
+		return 0;
+	return df <= 30 ? t95[df - 1] : 1.96;
+}
+
+static double mean_var(const double *x, int n, double *var)
+{
+	double m = 0, s = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (i = 0; i < n; i++)
+		s += (x[i] - m) * (x[i] - m);
+	*var = n > 1 ? s / (n - 1) : 0;
+	return m;
+}
+
+/*
+ * The verdict on log ratios (interleave over bind, higher is better):
+ * their mean @m and the half-width @h of its 95 % interval.
+ */
+static void verdict(int test, int threads, double m, double h)
+{
+	double r = exp(m), lo = exp(m - h), hi = exp(m + h);
+
+	printf("VERDICT %s threads=%d ratio=%.4f ci=%.4f..%.4f ", names[test], threads, r, lo, hi);
+	if (lo <= 1 && hi >= 1)
+		printf("no difference the runs can show\n");
+	else if (lo >= 1 - RESOLUTION && hi <= 1 + RESOLUTION)
+		printf("no difference the runs can show above %.0f %% (%+.2f %% +- %.2f %%)\n",
+		       100 * RESOLUTION, 100 * (r - 1), 100 * (hi - lo) / 2);
+	else
+		printf("interleave is %s by %.1f %% +- %.1f %%\n", r > 1 ? "faster" : "slower",
+		       100 * fabs(r - 1), 100 * (hi - lo) / 2);
+	fflush(stdout);
+}
+
+static FILE *out;
+
+/* Owner mode, one figure: bind and interleave in turn, REPS pairs. */
+static void compare(int test, int threads)
+{
+	double lr[MAX_REPS], v[2][MAX_REPS], m, var;
+	int where[2][MAX_NODES] = { { 0 } }, r, k, n;
+
+	for (r = -1; r < reps; r++) {
+		for (k = 0; k < 2; k++) {
+			/* bind, interleave; interleave, bind; ... */
+			int pol = (k ^ (r & 1)) ? INTERLEAVE : BIND;
+			double x = one_run(test, pol, threads, r < 0 ? where[pol == INTERLEAVE] : NULL);
+
+			if (r < 0)
+				continue;
+			/* Higher is better: latency is turned into loads per ns. */
+			v[pol == INTERLEAVE][r] = test == CHASE ? 1 / x : x;
+			if (out)
+				fprintf(out, "SAMPLE %s %d %s %.6g\n", names[test], threads,
+					policies_name[pol], x);
+		}
+		if (r >= 0)
+			lr[r] = log(v[1][r] / v[0][r]);
+	}
+	for (k = 0; k < 2; k++) {
+		printf("PLACEMENT %s threads=%d policy=%s pages", names[test], threads,
+		       k ? "interleave" : "bind");
+		for (n = 0; n < MAX_NODES; n++)
+			if (where[k][n])
+				printf(" %d:%d", n, where[k][n]);
+		printf("\n");
+	}
+	m = mean_var(lr, reps, &var);
+	verdict(test, threads, m, tq(reps - 1) * sqrt(var / reps));
+}
+
+/* -C: two saved runs, FILE:POLICY each, as independent samples. */
+static int compare_files(const char *a, const char *b)
+{
+	const char *arg[2] = { a, b };
+	static double v[2][MAX_NODES];
+	int test, threads, k, any = 0;
+
+	for (test = FAULT; test <= CHASE; test++)
+		for (threads = 1; threads <= MAX_THREADS; threads++) {
+			double m[2], var[2], h;
+			int cnt[2] = { 0, 0 };
+
+			for (k = 0; k < 2; k++) {
+				char file[256], pol[32], name[32], p2[32];
+				const char *colon = strrchr(arg[k], ':');
+				double x;
+				int th;
+				FILE *f;
+
+				if (!colon || colon - arg[k] >= (int)sizeof(file) ||
+				    strlen(colon + 1) >= sizeof(pol)) {
+					fprintf(stderr, "bench: -C wants FILE:POLICY, not %s\n", arg[k]);
+					return 2;
+				}
+				snprintf(file, sizeof(file), "%.*s", (int)(colon - arg[k]), arg[k]);
+				snprintf(pol, sizeof(pol), "%s", colon + 1);
+				f = fopen(file, "r");
+				if (!f) {
+					perror(file);
+					return 2;
+				}
+				while (fscanf(f, "SAMPLE %31s %d %31s %lf\n", name, &th, p2, &x) == 4)
+					if (!strcmp(name, names[test]) && th == threads &&
+					    !strcmp(p2, pol) && cnt[k] < MAX_NODES)
+						v[k][cnt[k]++] = log(test == CHASE ? 1 / x : x);
+				fclose(f);
+			}
+			if (cnt[0] < 2 || cnt[1] < 2)
+				continue;
+			m[0] = mean_var(v[0], cnt[0], &var[0]);
+			m[1] = mean_var(v[1], cnt[1], &var[1]);
+			/* Welch's interval, with the smaller sample's degrees of freedom. */
+			h = tq((cnt[0] < cnt[1] ? cnt[0] : cnt[1]) - 1) *
+			    sqrt(var[0] / cnt[0] + var[1] / cnt[1]);
+			printf("COMPARE %s threads=%d %s (%d runs) against %s (%d runs)\n",
+			       names[test], threads, b, cnt[1], a, cnt[0]);
+			verdict(test, threads, m[1] - m[0], h);
+			any = 1;
+		}
+	if (!any)
+		fprintf(stderr, "bench: no figure with two runs or more in both %s and %s\n", a, b);
+	return any ? 0 : 1;
+}
+
+/* -A: every figure, after a check that the two policies can be set. */
+static int owner_mode(void)
+{
+	long need, have;
+	int n, threads;
+
+	for (n = 0; !bind_set && n < MAX_NODES; n++)
+		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
+			bind_node = n;
+	if (set_policy(INTERLEAVE) || set_policy(BIND)) {
+		printf("VERDICT none: interleave needs two nodes with memory and -b a node with memory\n");
+		return 1;
+	}
+	set_policy(DEFAULT);
+	/* Three arrays per thread on all CPUs must fit in the bound node. */
+	need = 3L * max_cpus * (long)mib * 1024;
+	have = node_free_kib(bind_node);
+	if (need > have / 2) {
+		mib = have / 2 / 3 / max_cpus / 1024;
+		if (!mib) {
+			printf("VERDICT none: node %d has too little free memory\n", bind_node);
+			return 1;
+		}
+		printf("BENCH note: -m lowered to %zu so that node %d holds every array twice over\n",
+		       mib, bind_node);
+	}
+	printf("BENCH config owner reps=%d mib=%zu cpus=%d page=%ld bind=%d inject=%.0f%%\n",
+	       reps, mib, max_cpus, page, bind_node, 100 * inject);
+	for (n = FAULT; n <= CHASE; n++)
+		for (threads = 1; threads <= max_cpus; threads = threads == 1 ? max_cpus : max_cpus + 1) {
+			compare(n, threads);
+			if (n == CHASE || max_cpus == 1)
+				break;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long before[NR_NUMA_COUNTERS], after[NR_NUMA_COUNTERS];
-	int opt, test, pol, threads, policies = 2, ends = 0;
+	int opt, test, pol, threads, policies = 2, ends = 0, compare_only = 0;
 	unsigned int i;
 
 	page = sysconf(_SC_PAGESIZE);
 	max_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((opt = getopt(argc, argv, "r:m:c:qe")) != -1) {
-		if (opt == 'r')
+	while ((opt = getopt(argc, argv, "r:m:c:qeAb:I:o:C")) != -1) {
+		if (opt == 'A')
+			owner = 1;
+		else if (opt == 'b')
+			bind_node = atoi(optarg), bind_set = 1;
+		else if (opt == 'I')
+			inject = atof(optarg) / 100;
+		else if (opt == 'o')
+			out = fopen(optarg, "w");
+		else if (opt == 'C')
+			compare_only = 1;
+		else if (opt == 'r')
 			reps = atoi(optarg);
 		else if (opt == 'm')
 			mib = atol(optarg);
@@ -254,20 +582,26 @@ int main(int argc, char **argv)
 		else if (opt == 'e')
 			ends = 1;	/* 1 CPU and all CPUs only */
 		else {
-			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]\n"
+				"       %s -A [-r REPS] [-m MIB] [-c CPUS] [-b NODE] [-I PCT] [-o FILE]\n"
+				"       %s -C FILE:POLICY FILE:POLICY\n", argv[0], argv[0], argv[0]);
 			return 2;
 		}
 	}
-	if (reps < 1 || reps > MAX_REPS || !mib || max_cpus < 1 || max_cpus > MAX_THREADS) {
+	if (compare_only)
+		return optind + 2 == argc ? compare_files(argv[optind], argv[optind + 1]) : 2;
+	if (reps < 1 || reps > MAX_REPS || !mib || max_cpus < 1 || max_cpus > MAX_THREADS ||
+	    inject < 0 || (owner && reps < 2) || (bind_set && (bind_node < 0 || bind_node >= MAX_NODES))) {
 		fprintf(stderr, "bench: bad arguments\n");
 		return 2;
 	}
-	if (policies == 2 && set_policy(1)) {
+	if (owner)
+		return owner_mode();
+	if (policies == 2 && set_policy(INTERLEAVE)) {
 		printf("BENCH note: fewer than two nodes; default policy only\n");
 		policies = 1;
 	}
-	set_policy(0);
+	set_policy(DEFAULT);
 	printf("BENCH config reps=%d mib=%zu cpus=%d page=%ld\n", reps, mib, max_cpus, page);
 	read_numa_counters(before);
 	for (test = FAULT; test <= CHASE; test++)

@@ -37,7 +37,7 @@ mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,root,usr/bin,usr/sbin,opt/rig}
 [ "$RIG_ARCH" = arm64 ] && install -m 0755 "$TOP/guest/init" "$root/init"
 for src in "$TOP"/guest/*.c; do
 	[ -f "$src" ] || continue
-	"${CROSS_COMPILE}gcc" -static -pthread -O2 -Wall -Werror -o "$root/opt/rig/$(basename "$src" .c)" "$src" ||
+	"${CROSS_COMPILE}gcc" -static -pthread -O2 -Wall -Werror -o "$root/opt/rig/$(basename "$src" .c)" "$src" -lm ||
 		die "cannot build guest helper $src"
 done
 [ "$RIG_ARCH" = arm64 ] || mv "$root/opt/rig/mininit" "$root/init"
