@@ -24,8 +24,8 @@ def load(path):
 def span(text, mem):
     """'OFF+SIZE' in MiB from RAM start -> (start, end) physical bytes."""
     off, size = text.split("+")
-    start = RAM_BASE + int(off) * MiB
-    end = RAM_BASE + mem if size == "end" else start + int(size) * MiB
+    start = RAM_BASE + int(float(off) * MiB)
+    end = RAM_BASE + mem if size == "end" else start + int(float(size) * MiB)
     return start, end
 
 
@@ -61,7 +61,7 @@ def apply(changes, mem, dts):
             resv.append("\t\tlinux,cma {\n\t\t\tcompatible = \"shared-dma-pool\";\n"
                         "\t\t\treusable;\n\t\t\tsize = <0x0 0x%x>;\n"
                         "\t\t\talloc-ranges = <%s>;\n\t\t\tlinux,cma-default;\n\t\t};\n"
-                        % (int(size) * MiB, cells(s, e)))
+                        % (int(float(size) * MiB), cells(s, e)))
         elif key == "cmafixed":
             s, e = span(val, mem)
             resv.append("\t\tlinux,cma@%x {\n\t\t\tcompatible = \"shared-dma-pool\";\n"

@@ -658,6 +658,11 @@ def properties(m, g, expect, slack, table):
         yield "log", "generic 'Malformed early option' message"
 
 
+def got_nodes(g):
+    """(start, end) of every node with memory, in address order."""
+    return sorted((v["start"], v["end"]) for v in g.nodes.values() if v.get("end", 0) > v.get("start", 0))
+
+
 def mem_nodes_of(g):
     return {n for n, v in g.nodes.items() if v.get("end", 0) > v.get("start", 0)}
 
@@ -858,7 +863,22 @@ def judge(a, text):
             used = {node for cpu, node in pairs if cpu in c}
             if not pairs or len(used) != min(len(c), len(fakes)) or not used <= set(fakes):
                 errors.append(f"cpu_to_node of physical node {nid}: {sorted(pairs)}, expected spread over {sorted(fakes)}")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device)=|(?:quiet|nomigrate|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
+    # banks=K: every boundary between two nodes lies within one boundary
+    # unit of a bank region's edge, RAM split into K equal regions from
+    # its start (the Pi 5 with SDRAM_BANKLOW=1 takes bank[3:1] from the
+    # top address bits: K = 8).
+    bk = re.search(r"(?:^|\s)banks=(\d+)", rest)
+    if bk:
+        k = int(bk.group(1))
+        lo, span_ = RAM_BASE, size(a.mem)
+        edges = [lo + span_ * j // k for j in range(1, k)]
+        for (_, e0), (s1, _) in zip(got_nodes(g), got_nodes(g)[1:]):
+            far = min(max(0, b - s1, e0 - b) for b in edges)
+            if far > m.unit:
+                errors.append(f"banks: the boundary at {e0:#x}-{s1:#x} lies {far // MiB} MiB from a bank "
+                              f"region's edge (RAM in {k} regions of {span_ // k // MiB} MiB), "
+                              f"more than one unit ({m.unit // MiB} MiB)")
+    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -971,6 +991,9 @@ def selftest():
                 page=65536, late=False,
                 extra=[mb.format(G + 2 * MiB, G + 20 * MiB), mb.format(2 * G - 64 * 1024, 2 * G),
                        "cma: Failed to reserve 512 MiB"])),
+        ("Pi 5 map, banks=8: boundaries on the eighths", case(dt="pi5-map", cmdline="numa=fake=8",
+                                                           expect="count=8 banks=8"),
+         report(flat(8), extra=[cma_line.format(G + 928 * MiB)])),
     ]
     bad = [
         ("count", "count", case(), report(flat(3, sizes=[2 * G, G, G]))),
@@ -1052,6 +1075,9 @@ def selftest():
          report(flat(4), extra=["RIG numaload cpu-node 0:0 1:0 2:0 3:0"])),
         ("cpuset: pages outside cpuset.mems", "cpuset", case(expect="count=4 cpuset"),
          report(flat(4), extra=["RIG cpuset a mems 0-1 pages 0:10 2:5", "RIG cpuset b mems 2-3 pages 2:10"])),
+        ("banks: a boundary a block off its bank region", "banks",
+         case(dt="pi5-map", cmdline="numa=fake=4", expect="count=4 banks=8 slack=512"),
+         report(flat(4, sizes=[G + 128 * MiB, G - 128 * MiB, G, G]), extra=[cma_line.format(G + 928 * MiB)])),
         ("numactl-suite: a test failed", "numactl", case(expect="count=4 numactl-suite"),
          report(flat(4), extra=[f"RIG numactl {t} rc {1 if t == 'distance' else 0}" for t in
                                 "bind_range checkaffinity checktopology distance move_pages nodemap "
