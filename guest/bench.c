@@ -48,6 +48,7 @@
  * <words> is "interleave is faster by X % +- Y %", "... slower by ...",
  * or "no difference the runs can show" when the interval covers 1 (or
  * lies within 1 % of it: "... above 1 %", no difference to act on).
+ * With one node only the bind runs are made (no verdict), for -C.
  * -I PCT makes every interleaved pass PCT % longer (a busy wait inside the
  * timed window): the tool's own check that it finds a difference that is
  * there. -o FILE keeps every timed run; -C compares two such files, for
@@ -425,6 +426,7 @@ static void verdict(int test, int threads, double m, double h)
 }
 
 static FILE *out;
+static int bind_only;		/* one node: the bind runs only, for -C */
 
 /* Owner mode, one figure: bind and interleave in turn, REPS pairs. */
 static void compare(int test, int threads)
@@ -433,9 +435,9 @@ static void compare(int test, int threads)
 	int where[2][MAX_NODES] = { { 0 } }, r, k, n;
 
 	for (r = -1; r < reps; r++) {
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 2 - bind_only; k++) {
 			/* bind, interleave; interleave, bind; ... */
-			int pol = (k ^ (r & 1)) ? INTERLEAVE : BIND;
+			int pol = !bind_only && (k ^ (r & 1)) ? INTERLEAVE : BIND;
 			double x = one_run(test, pol, threads, r < 0 ? where[pol == INTERLEAVE] : NULL);
 
 			if (r < 0)
@@ -446,10 +448,10 @@ static void compare(int test, int threads)
 				fprintf(out, "SAMPLE %s %d %s %.6g\n", names[test], threads,
 					policies_name[pol], x);
 		}
-		if (r >= 0)
+		if (r >= 0 && !bind_only)
 			lr[r] = log(v[1][r] / v[0][r]);
 	}
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 2 - bind_only; k++) {
 		printf("PLACEMENT %s threads=%d policy=%s pages", names[test], threads,
 		       k ? "interleave" : "bind");
 		for (n = 0; n < MAX_NODES; n++)
@@ -457,6 +459,8 @@ static void compare(int test, int threads)
 				printf(" %d:%d", n, where[k][n]);
 		printf("\n");
 	}
+	if (bind_only)
+		return;
 	m = mean_var(lr, reps, &var);
 	verdict(test, threads, m, tq(reps - 1) * sqrt(var / reps));
 }
@@ -524,9 +528,13 @@ static int owner_mode(void)
 	for (n = 0; !bind_set && n < MAX_NODES; n++)
 		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
 			bind_node = n;
-	if (set_policy(INTERLEAVE) || set_policy(BIND)) {
-		printf("VERDICT none: interleave needs two nodes with memory and -b a node with memory\n");
+	if (set_policy(BIND)) {
+		printf("VERDICT none: -b %d is not a node with memory\n", bind_node);
 		return 1;
+	}
+	if (set_policy(INTERLEAVE)) {
+		printf("BENCH note: one node with memory: bind runs only, no verdict (compare saved runs with -C)\n");
+		bind_only = 1;
 	}
 	set_policy(DEFAULT);
 	/* Three arrays per thread on all CPUs must fit in the bound node. */

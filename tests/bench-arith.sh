@@ -1,0 +1,65 @@
+#!/bin/bash
+# The arithmetic of guest/bench.c's comparisons (-C), on saved runs with
+# known figures: the ratio of geometric means and Welch's 95 % interval,
+# computed here in Python, must be what the tool prints, and its verdicts
+# must follow from them. Prints "PASS|bench-arith|..." or "FAIL|...".
+. "$(dirname "$0")/../scripts/lib.sh"
+d=$BUILD/bench-arith
+rm -rf "$d" && mkdir -p "$d"
+gcc -O2 -Wall -Werror -pthread -o "$d/bench" "$TOP/guest/bench.c" -lm || {
+	echo "FAIL|bench-arith|guest/bench.c does not build on the host"
+	exit 0
+}
+samples() { # file test threads policy values...
+	local f=$1 t=$2 th=$3 p=$4 v
+	shift 4
+	for v in "$@"; do echo "SAMPLE $t $th $p $v"; done >>"$f"
+}
+# a: copy at 99, 100, 101 MiB/s (bind); b: 80 % of that (interleave), so
+# slower by 20 %; c: noise around 1 (90..115 against 99..101); chase is
+# latency, ns: 125 against 100 is slower by 20 % too.
+samples "$d/a" copy 1 bind 99 100 101
+samples "$d/a" chase 1 bind 100 100.5 99.5
+samples "$d/b" copy 1 interleave 79.2 80 80.8
+samples "$d/b" chase 1 interleave 125 125.625 124.375
+samples "$d/c" copy 1 interleave 90 105 115
+out=$("$d/bench" -C "$d/a:bind" "$d/b:interleave") && noise=$("$d/bench" -C "$d/a:bind" "$d/c:interleave") &&
+	same=$("$d/bench" -C "$d/a:bind" "$d/a:bind") || {
+	echo "FAIL|bench-arith|bench -C failed"
+	exit 0
+}
+# The expected figures, from the samples themselves.
+want=$(python3 - <<'PY'
+import math
+t95 = {2: 4.303}
+def figs(a, b, latency=False):
+    la = [math.log(1 / x if latency else x) for x in a]
+    lb = [math.log(1 / x if latency else x) for x in b]
+    ma, mb = sum(la) / len(la), sum(lb) / len(lb)
+    va = sum((x - ma) ** 2 for x in la) / (len(la) - 1)
+    vb = sum((x - mb) ** 2 for x in lb) / (len(lb) - 1)
+    h = t95[min(len(a), len(b)) - 1] * math.sqrt(va / len(a) + vb / len(b))
+    return f"ratio={math.exp(mb - ma):.4f} ci={math.exp(mb - ma - h):.4f}..{math.exp(mb - ma + h):.4f}"
+print(figs([99, 100, 101], [79.2, 80, 80.8]))
+print(figs([100, 100.5, 99.5], [125, 125.625, 124.375], latency=True))
+print(figs([99, 100, 101], [90, 105, 115]))
+print(figs([99, 100, 101], [99, 100, 101]))
+PY
+)
+why=()
+w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want") w4=$(sed -n 4p <<<"$want")
+grep -q "^VERDICT copy threads=1 $w1 interleave is slower by 20.0 % " <<<"$out" ||
+	why+=("copy: want '$w1 ... slower by 20.0 %', got '$(grep '^VERDICT copy' <<<"$out")'")
+grep -q "^VERDICT chase threads=1 $w2 interleave is slower by 20.0 % " <<<"$out" ||
+	why+=("chase: want '$w2 ... slower by 20.0 %', got '$(grep '^VERDICT chase' <<<"$out")'")
+grep -q "^VERDICT copy threads=1 $w3 no difference the runs can show$" <<<"$noise" ||
+	why+=("noise: want '$w3 no difference', got '$(grep '^VERDICT copy' <<<"$noise")'")
+grep -q "^VERDICT copy threads=1 $w4 no difference the runs can show$" <<<"$same" ||
+	why+=("a run against itself: got '$(grep '^VERDICT copy' <<<"$same")'")
+# A policy the file does not have is no comparison.
+"$d/bench" -C "$d/a:interleave" "$d/b:interleave" >/dev/null 2>&1 && why+=("no samples, yet bench -C succeeded")
+if [ ${#why[@]} -eq 0 ]; then
+	echo "PASS|bench-arith|bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference"
+else
+	echo "FAIL|bench-arith|$(printf '%s; ' "${why[@]}")"
+fi
