@@ -5,7 +5,7 @@
  * with the machine's own timings. The same program runs in the rig's QEMU
  * guests and natively on a Raspberry Pi 5:
  *
- *   cc -O2 -pthread -o bench bench.c        (static: add -static; needs vmstat.h)
+ *   cc -O2 -pthread -o bench bench.c -lm    (static: add -static; needs vmstat.h)
  *   ./bench [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]
  *
  * -q: the default policy only; -e: 1 CPU and all CPUs, not the steps between.
@@ -39,7 +39,8 @@
  * machine falls on both. Threads run over one common time window and
  * their work is added over it. Where the pages went is read back with
  * move_pages() and printed, so that two runs that the boot placed alike
- * cannot pass for a comparison. Per figure it prints the ratio
+ * cannot pass for a comparison (the verdict is then "none"). Per figure it
+ * prints the ratio
  * interleave / bind (above 1: interleave is faster) with a 95 % confidence
  * interval over the REPS pairs, and a verdict:
  *
@@ -49,11 +50,15 @@
  * or "no difference the runs can show" when the interval covers 1 (or
  * lies within 1 % of it: "... above 1 %", no difference to act on).
  * With one node only the bind runs are made (no verdict), for -C.
+ * Each thread stops after its first pass past MIN_TIME; the window
+ * includes that tail.
  * -I PCT makes every interleaved pass PCT % longer (a busy wait inside the
  * timed window): the tool's own check that it finds a difference that is
- * there. -o FILE keeps every timed run; -C compares two such files, for
+ * there. -o FILE keeps every timed run and the settings (-o refuses to
+ * lower -m); -C compares two such files made with the same settings, for
  * example one saved without numa=fake= (policy bind) with one saved with
- * it (policy interleave), as independent samples.
+ * it (policy interleave), as independent samples: the interval covers the
+ * noise within each boot, not between boots.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -215,7 +220,10 @@ static void *run(void *arg)
 		CPU_SET(j->cpu, &set);
 		sched_setaffinity(0, sizeof(set), &set);
 	}
-	set_policy(j->policy);
+	if (set_policy(j->policy)) {
+		fprintf(stderr, "bench: set_mempolicy(%s) failed\n", policies_name[j->policy]);
+		exit(1);
+	}
 	if (j->test == FAULT) {
 		char *p = NULL;
 
@@ -388,7 +396,8 @@ static double tq(int df)
 {
 	if (df < 1)
 		return 0;
-	return df <= 30 ? t95[df - 1] : 1.96;
+	/* Beyond the table, within 0.002 of the true quantile. */
+	return df <= 30 ? t95[df - 1] : 1.96 + 2.5 / df;
 }
 
 static double mean_var(const double *x, int n, double *var)
@@ -406,10 +415,11 @@ static double mean_var(const double *x, int n, double *var)
 }
 
 /*
- * The verdict on log ratios (interleave over bind, higher is better):
- * their mean @m and the half-width @h of its 95 % interval.
+ * The verdict on log ratios (@what over @than, higher is better): their
+ * mean @m and the half-width @h of its 95 % interval. @than is NULL for
+ * -A's interleave over bind.
  */
-static void verdict(int test, int threads, double m, double h)
+static void verdict(int test, int threads, double m, double h, const char *what, const char *than)
 {
 	double r = exp(m), lo = exp(m - h), hi = exp(m + h);
 
@@ -420,8 +430,8 @@ static void verdict(int test, int threads, double m, double h)
 		printf("no difference the runs can show above %.0f %% (%+.2f %% +- %.2f %%)\n",
 		       100 * RESOLUTION, 100 * (r - 1), 100 * (hi - lo) / 2);
 	else
-		printf("interleave is %s by %.1f %% +- %.1f %%\n", r > 1 ? "faster" : "slower",
-		       100 * fabs(r - 1), 100 * (hi - lo) / 2);
+		printf("%s is %s%s%s by %.1f %% +- %.1f %%\n", what, r > 1 ? "faster" : "slower",
+		       than ? " than " : "", than ? than : "", 100 * fabs(r - 1), 100 * (hi - lo) / 2);
 	fflush(stdout);
 }
 
@@ -461,8 +471,22 @@ static void compare(int test, int threads)
 	}
 	if (bind_only)
 		return;
+	/* Two placements or no comparison: bind on its node, interleave on more. */
+	for (n = 0, k = 0; n < MAX_NODES; n++)
+		k += where[1][n] > 0;
+	if (!where[0][bind_node] || k < 2) {
+		printf("VERDICT %s threads=%d none: the placements do not differ (see PLACEMENT)\n",
+		       names[test], threads);
+		return;
+	}
+	for (n = 0; n < MAX_NODES; n++)
+		if (n != bind_node && where[0][n]) {
+			printf("VERDICT %s threads=%d none: bind left node %d (see PLACEMENT)\n",
+			       names[test], threads, bind_node);
+			return;
+		}
 	m = mean_var(lr, reps, &var);
-	verdict(test, threads, m, tq(reps - 1) * sqrt(var / reps));
+	verdict(test, threads, m, tq(reps - 1) * sqrt(var / reps), "interleave", NULL);
 }
 
 /* -C: two saved runs, FILE:POLICY each, as independent samples. */
@@ -470,6 +494,7 @@ static int compare_files(const char *a, const char *b)
 {
 	const char *arg[2] = { a, b };
 	static double v[2][MAX_NODES];
+	static char cfg[2][256];
 	int test, threads, k, any = 0;
 
 	for (test = FAULT; test <= CHASE; test++)
@@ -478,7 +503,7 @@ static int compare_files(const char *a, const char *b)
 			int cnt[2] = { 0, 0 };
 
 			for (k = 0; k < 2; k++) {
-				char file[256], pol[32], name[32], p2[32];
+				char file[256], pol[32], name[32], p2[32], line[256];
 				const char *colon = strrchr(arg[k], ':');
 				double x;
 				int th;
@@ -496,11 +521,21 @@ static int compare_files(const char *a, const char *b)
 					perror(file);
 					return 2;
 				}
-				while (fscanf(f, "SAMPLE %31s %d %31s %lf\n", name, &th, p2, &x) == 4)
-					if (!strcmp(name, names[test]) && th == threads &&
-					    !strcmp(p2, pol) && cnt[k] < MAX_NODES)
+				while (fgets(line, sizeof(line), f)) {
+					if (!strncmp(line, "CONFIG ", 7))
+						snprintf(cfg[k], sizeof(cfg[k]), "%s", line + 7);
+					else if (sscanf(line, "SAMPLE %31s %d %31s %lf", name, &th, p2, &x) == 4 &&
+						 !strcmp(name, names[test]) && th == threads &&
+						 !strcmp(p2, pol) && cnt[k] < MAX_NODES)
 						v[k][cnt[k]++] = log(test == CHASE ? 1 / x : x);
+				}
 				fclose(f);
+			}
+			/* Runs of different sizes are not the same experiment. */
+			if (strcmp(cfg[0], cfg[1])) {
+				fprintf(stderr, "bench: %s and %s were made with different settings:\n  %s  %s",
+					a, b, cfg[0][0] ? cfg[0] : "(none)\n", cfg[1][0] ? cfg[1] : "(none)\n");
+				return 2;
 			}
 			if (cnt[0] < 2 || cnt[1] < 2)
 				continue;
@@ -511,7 +546,7 @@ static int compare_files(const char *a, const char *b)
 			    sqrt(var[0] / cnt[0] + var[1] / cnt[1]);
 			printf("COMPARE %s threads=%d %s (%d runs) against %s (%d runs)\n",
 			       names[test], threads, b, cnt[1], a, cnt[0]);
-			verdict(test, threads, m[1] - m[0], h);
+			verdict(test, threads, m[1] - m[0], h, b, a);
 			any = 1;
 		}
 	if (!any)
@@ -528,6 +563,10 @@ static int owner_mode(void)
 	for (n = 0; !bind_set && n < MAX_NODES; n++)
 		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
 			bind_node = n;
+	if (bind_node < 0) {
+		printf("VERDICT none: no NUMA nodes in this kernel (no /sys/devices/system/node)\n");
+		return 1;
+	}
 	if (set_policy(BIND)) {
 		printf("VERDICT none: -b %d is not a node with memory\n", bind_node);
 		return 1;
@@ -541,6 +580,13 @@ static int owner_mode(void)
 	need = 3L * max_cpus * (long)mib * 1024;
 	have = node_free_kib(bind_node);
 	if (need > have / 2) {
+		if (out) {
+			/* Saved runs are compared across boots: the size must be the owner's. */
+			fprintf(stderr, "bench: -m %zu does not fit twice into node %d (%ld MiB free); "
+				"choose -m %ld or less, the same on every boot\n",
+				mib, bind_node, have / 1024, have / 2 / 3 / max_cpus / 1024);
+			return 2;
+		}
 		mib = have / 2 / 3 / max_cpus / 1024;
 		if (!mib) {
 			printf("VERDICT none: node %d has too little free memory\n", bind_node);
@@ -551,6 +597,9 @@ static int owner_mode(void)
 	}
 	printf("BENCH config owner reps=%d mib=%zu cpus=%d page=%ld bind=%d inject=%.0f%%\n",
 	       reps, mib, max_cpus, page, bind_node, 100 * inject);
+	if (out)
+		fprintf(out, "CONFIG mib=%zu cpus=%d page=%ld inject=%.0f%%\n",
+			mib, max_cpus, page, 100 * inject);
 	for (n = FAULT; n <= CHASE; n++)
 		for (threads = 1; threads <= max_cpus; threads = threads == 1 ? max_cpus : max_cpus + 1) {
 			compare(n, threads);
@@ -575,9 +624,13 @@ int main(int argc, char **argv)
 			bind_node = atoi(optarg), bind_set = 1;
 		else if (opt == 'I')
 			inject = atof(optarg) / 100;
-		else if (opt == 'o')
+		else if (opt == 'o') {
 			out = fopen(optarg, "w");
-		else if (opt == 'C')
+			if (!out) {
+				perror(optarg);
+				return 2;
+			}
+		} else if (opt == 'C')
 			compare_only = 1;
 		else if (opt == 'r')
 			reps = atoi(optarg);
@@ -596,8 +649,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (compare_only)
-		return optind + 2 == argc ? compare_files(argv[optind], argv[optind + 1]) : 2;
+	if (compare_only) {
+		if (optind + 2 == argc)
+			return compare_files(argv[optind], argv[optind + 1]);
+		fprintf(stderr, "bench: -C wants two FILE:POLICY arguments\n");
+		return 2;
+	}
 	if (reps < 1 || reps > MAX_REPS || !mib || max_cpus < 1 || max_cpus > MAX_THREADS ||
 	    inject < 0 || (owner && reps < 2) || (bind_set && (bind_node < 0 || bind_node >= MAX_NODES))) {
 		fprintf(stderr, "bench: bad arguments\n");

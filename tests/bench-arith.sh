@@ -18,13 +18,23 @@ samples() { # file test threads policy values...
 # a: copy at 99, 100, 101 MiB/s (bind); b: 80 % of that (interleave), so
 # slower by 20 %; c: noise around 1 (90..115 against 99..101); chase is
 # latency, ns: 125 against 100 is slower by 20 % too.
+for f in a b c e t u; do echo "CONFIG mib=8 cpus=1 page=4096 inject=0%" >"$d/$f"; done
+echo "CONFIG mib=16 cpus=1 page=4096 inject=0%" >"$d/m"
 samples "$d/a" copy 1 bind 99 100 101
 samples "$d/a" chase 1 bind 100 100.5 99.5
 samples "$d/b" copy 1 interleave 79.2 80 80.8
 samples "$d/b" chase 1 interleave 125 125.625 124.375
 samples "$d/c" copy 1 interleave 90 105 115
+# e: 0.5 % above t, both tight (inside the 1 % resolution); u: five runs
+# against a's three (the smaller sample's degrees of freedom); m: the same
+# figures as b, but made with another -m.
+samples "$d/t" copy 1 bind 99.99 100 100.01
+samples "$d/e" copy 1 interleave 100.49 100.5 100.51
+samples "$d/u" copy 1 interleave 79 79.5 80 80.5 81
+samples "$d/m" copy 1 interleave 79.2 80 80.8
 out=$("$d/bench" -C "$d/a:bind" "$d/b:interleave") && noise=$("$d/bench" -C "$d/a:bind" "$d/c:interleave") &&
-	same=$("$d/bench" -C "$d/a:bind" "$d/a:bind") || {
+	same=$("$d/bench" -C "$d/a:bind" "$d/a:bind") && res=$("$d/bench" -C "$d/t:bind" "$d/e:interleave") &&
+	uneq=$("$d/bench" -C "$d/a:bind" "$d/u:interleave") || {
 	echo "FAIL|bench-arith|bench -C failed"
 	exit 0
 }
@@ -44,22 +54,29 @@ print(figs([99, 100, 101], [79.2, 80, 80.8]))
 print(figs([100, 100.5, 99.5], [125, 125.625, 124.375], latency=True))
 print(figs([99, 100, 101], [90, 105, 115]))
 print(figs([99, 100, 101], [99, 100, 101]))
+print(figs([99.99, 100, 100.01], [100.49, 100.5, 100.51]))
+print(figs([99, 100, 101], [79, 79.5, 80, 80.5, 81]))
 PY
 )
 why=()
-w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want") w4=$(sed -n 4p <<<"$want")
-grep -q "^VERDICT copy threads=1 $w1 interleave is slower by 20.0 % " <<<"$out" ||
+w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want") w4=$(sed -n 4p <<<"$want") w5=$(sed -n 5p <<<"$want") w6=$(sed -n 6p <<<"$want")
+grep -q "^VERDICT copy threads=1 $w1 $d/b:interleave is slower than $d/a:bind by 20.0 % " <<<"$out" ||
 	why+=("copy: want '$w1 ... slower by 20.0 %', got '$(grep '^VERDICT copy' <<<"$out")'")
-grep -q "^VERDICT chase threads=1 $w2 interleave is slower by 20.0 % " <<<"$out" ||
+grep -q "^VERDICT chase threads=1 $w2 $d/b:interleave is slower than $d/a:bind by 20.0 % " <<<"$out" ||
 	why+=("chase: want '$w2 ... slower by 20.0 %', got '$(grep '^VERDICT chase' <<<"$out")'")
 grep -q "^VERDICT copy threads=1 $w3 no difference the runs can show$" <<<"$noise" ||
 	why+=("noise: want '$w3 no difference', got '$(grep '^VERDICT copy' <<<"$noise")'")
 grep -q "^VERDICT copy threads=1 $w4 no difference the runs can show$" <<<"$same" ||
 	why+=("a run against itself: got '$(grep '^VERDICT copy' <<<"$same")'")
+grep -q "^VERDICT copy threads=1 $w5 no difference the runs can show above 1 % " <<<"$res" ||
+	why+=("within 1 %: want '$w5 no difference ... above 1 %', got '$(grep '^VERDICT copy' <<<"$res")'")
+grep -q "^VERDICT copy threads=1 $w6 .* is slower than " <<<"$uneq" ||
+	why+=("3 against 5 runs: want '$w6', got '$(grep '^VERDICT copy' <<<"$uneq")'")
+"$d/bench" -C "$d/a:bind" "$d/m:interleave" >/dev/null 2>&1 && why+=("runs with another -m, yet bench -C compared them")
 # A policy the file does not have is no comparison.
 "$d/bench" -C "$d/a:interleave" "$d/b:interleave" >/dev/null 2>&1 && why+=("no samples, yet bench -C succeeded")
 if [ ${#why[@]} -eq 0 ]; then
-	echo "PASS|bench-arith|bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference"
+	echo "PASS|bench-arith|bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference, within 1 % is no difference above 1 %, unequal sample sizes, other settings refused"
 else
 	echo "FAIL|bench-arith|$(printf '%s; ' "${why[@]}")"
 fi
