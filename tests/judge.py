@@ -878,8 +878,12 @@ def judge(a, text):
         for (_, e0), (s1, _) in zip(got_nodes(g), got_nodes(g)[1:]):
             far = min(max(0, b - s1, e0 - b) for b in edges)
             # A CMA pool over an edge keeps its node: the boundary may
-            # then sit on the memory block just outside the pool.
-            at_pool = any(ps < b < pe and (ps - m.block <= e0 <= ps or pe <= s1 <= pe + m.block)
+            # then sit on the memory block edge outside the pool that is
+            # nearest to the bank region's edge (below the pool or above).
+            def nearest(ps, pe, b):
+                lo, hi = ps // m.block * m.block, -(-pe // m.block) * m.block
+                return lo if b - lo <= hi - b else hi
+            at_pool = any(ps < b < pe and max(0, nearest(ps, pe, b) - s1, e0 - nearest(ps, pe, b)) <= m.unit
                           for _, ps, pe in m.pools_at for b in edges)
             if not at_pool:
                 worst = max(worst, far)
@@ -1099,6 +1103,10 @@ def selftest():
         ("banks: a pool over an eighth, the boundary two blocks below it", "banks",
          case(dt="pi5-map-61", cmdline="numa=fake=8", expect="count=8 banks=8 slack=512"),
          report(flat(8, sizes=[256 * MiB, 768 * MiB] + [512 * MiB] * 6),
+                extra=[cma_line.replace("64 MiB", "320 MiB").format(G + 416 * MiB)])),
+        ("banks: a pool over an eighth, the boundary on the block above it (farther)", "banks",
+         case(dt="pi5-map-61", cmdline="numa=fake=8", expect="count=8 banks=8 slack=512"),
+         report(flat(8, sizes=[768 * MiB, 256 * MiB] + [512 * MiB] * 6),
                 extra=[cma_line.replace("64 MiB", "320 MiB").format(G + 416 * MiB)])),
         ("numactl-suite: a test failed", "numactl", case(expect="count=4 numactl-suite"),
          report(flat(4), extra=[f"RIG numactl {t} rc {1 if t == 'distance' else 0}" for t in
