@@ -80,20 +80,17 @@ PY
 why=()
 w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want") w4=$(sed -n 4p <<<"$want") w5=$(sed -n 5p <<<"$want") w6=$(sed -n 6p <<<"$want")
 w7=$(sed -n 7p <<<"$want") w8=$(sed -n 8p <<<"$want")
-grep -q "^VERDICT copy threads=1 $w1 $d/b:interleave is slower than $d/a:bind by 20.0 % " <<<"$out" ||
-	why+=("copy: want '$w1 ... slower by 20.0 %', got '$(grep '^VERDICT copy' <<<"$out")'")
-grep -q "^VERDICT chase threads=1 $w2 $d/b:interleave is slower than $d/a:bind by 20.0 % " <<<"$out" ||
-	why+=("chase: want '$w2 ... slower by 20.0 %', got '$(grep '^VERDICT chase' <<<"$out")'")
-grep -q "^VERDICT copy threads=1 $w3 no difference the runs can show$" <<<"$noise" ||
-	why+=("noise: want '$w3 no difference', got '$(grep '^VERDICT copy' <<<"$noise")'")
-grep -q "^VERDICT copy threads=1 $w4 no difference the runs can show$" <<<"$same" ||
-	why+=("a run against itself: got '$(grep '^VERDICT copy' <<<"$same")'")
-grep -q "^VERDICT copy threads=1 $w5 no difference the runs can show above 1 % " <<<"$res" ||
-	why+=("within 1 %: want '$w5 no difference ... above 1 %', got '$(grep '^VERDICT copy' <<<"$res")'")
-grep -q "^VERDICT copy threads=1 $w6 .* is slower than " <<<"$uneq" ||
-	why+=("3 against 5 runs: want '$w6', got '$(grep '^VERDICT copy' <<<"$uneq")'")
-grep -q "^VERDICT triad threads=1 $w7 .* is slower than " <<<"$ten" ||
-	why+=("10 against 10 runs: want '$w7', got '$(grep '^VERDICT triad' <<<"$ten")'")
+expect() { # label output test pattern: the test's VERDICT line must match
+	grep -q "^VERDICT $3 threads=1 $4" <<<"$2" ||
+		why+=("$1: want '$4', got '$(grep "^VERDICT $3" <<<"$2")'")
+}
+expect copy "$out" copy "$w1 $d/b:interleave is slower than $d/a:bind by 20.0 % "
+expect chase "$out" chase "$w2 $d/b:interleave is slower than $d/a:bind by 20.0 % "
+expect noise "$noise" copy "$w3 no difference the runs can show$"
+expect "a run against itself" "$same" copy "$w4 no difference the runs can show$"
+expect "within 1 %" "$res" copy "$w5 no difference the runs can show above 1 % "
+expect "3 against 5 runs" "$uneq" copy "$w6 .* is slower than "
+expect "10 against 10 runs" "$ten" triad "$w7 .* is slower than "
 # Beyond the table the tool's formula is within 0.002 of t: the last digit may differ.
 got8=$(sed -n 's/^VERDICT triad threads=1 \(ratio=[^ ]* ci=[^ ]*\) .*/\1/p' <<<"$forty")
 python3 -c 'import re, sys
