@@ -37,8 +37,6 @@ fi
 "$TOP/scripts/config-check.sh" "$O/fragments.config" "$O/.config" ||
 	die "config fragments not satisfied in $O/.config"
 
-export CCACHE_DEPEND=1 CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
-ccache -M 5G >/dev/null 2>&1 || true
 cc="${CROSS_COMPILE}gcc"
 command -v ccache >/dev/null && cc="ccache $cc"
 make -C "$TREE" -s O="$O" CC="$cc" KBUILD_BUILD_TIMESTAMP="2000-01-01" \

@@ -41,6 +41,15 @@ if [ "$KERNEL" != 6.1 ] && [ -z "${KERNEL_SRC:-}" ]; then
 	PORT=1
 fi
 
+# One compiler cache for every build of the rig, kept outside build/ so that
+# "make clean" or a new clone of the repository starts warm; paths under
+# $BUILD are hashed relative to it, so a clone at another path hits too
+# (the kernel maps __FILE__ to the tree, and the configs have no debug
+# info, whose directory names would differ).
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$BUILD}/.cache}/numa-emu-ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} CCACHE_DEPEND=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }
 

@@ -138,7 +138,7 @@ rsync -a --exclude=/build --exclude=/.git "$TOP/" "$clone/"
 pcpath=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 [ -d /usr/lib/ccache ] && pcpath=/usr/lib/ccache:$pcpath
 if ! step "the guide's PC steps (tree, configuration, kernel, kselftest)" \
-	env -i HOME="$H" PATH="$pcpath" LANG=C.UTF-8 CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}" \
+	env -i HOME="$H" PATH="$pcpath" LANG=C.UTF-8 CCACHE_DIR="$CCACHE_DIR" CCACHE_BASEDIR="$CCACHE_BASEDIR" CCACHE_DEPEND=1 CCACHE_MAXSIZE="$CCACHE_MAXSIZE" \
 	bash "$G/pc.sh" >"$G/logs/pc.log" 2>&1; then
 	tail -15 "$G/logs/pc.log" >&2
 	echo "FAIL|guide-pc|a PC step failed: $(grep '^\$ ' "$G/logs/pc.log" | tail -1) ($G/logs/pc.log)"
@@ -171,7 +171,7 @@ echo "PASS|guide-pc|$npatches patches on a copy of the unchanged KERNEL_SRC, NUM
 # from the unchanged ~/rpi-linux (no NUMA emulation, no NUMA).
 old=$G/old
 if ! step "the installed kernel's stand-in (the unchanged tree)" \
-	env -i HOME="$H" PATH="$pcpath" LANG=C.UTF-8 CCACHE_DIR="${CCACHE_DIR:-$BUILD/ccache}" \
+	env -i HOME="$H" PATH="$pcpath" LANG=C.UTF-8 CCACHE_DIR="$CCACHE_DIR" CCACHE_BASEDIR="$CCACHE_BASEDIR" CCACHE_DEPEND=1 CCACHE_MAXSIZE="$CCACHE_MAXSIZE" \
 	bash -c "cd ~/rpi-linux && export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- &&
 		KCONFIG_ALLCONFIG=$G/pi5-standin.config make O=$old allnoconfig &&
 		make O=$old -j\$(nproc) Image.gz" >"$G/logs/old.log" 2>&1; then

@@ -29,7 +29,6 @@ objs=$(echo "$touched" | grep '\.c$' | grep -v -e '/test/' -e '^tools/' | awk '!
 	sed 's/\.c$/.o/')
 other=$(echo "$touched" | grep '\.c$' | grep '^arch/' | grep -v '^arch/arm64/' | tr '\n' ' ')
 old_objs=$(for o in $objs; do git -C "$TREE" cat-file -e "base:${o%.o}.c" 2>/dev/null && echo "$o"; done)
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_DEPEND=1
 wcheck() { # tree outdir objs... -> normalized warnings of those files
 	local tree=$1 out=$2 files
 	shift 2

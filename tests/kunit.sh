@@ -5,7 +5,6 @@
 # (QEMU runs with -no-reboot). A section mismatch in the build fails it
 # too: the suite calls __init code.
 . "$(dirname "$0")/../scripts/lib.sh"
-export CCACHE_DEPEND=1 CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 log=$BUILD/kunit.log
 cd "$TREE"
 python3 tools/testing/kunit/kunit.py run --arch=arm64 \
