@@ -30,6 +30,7 @@
  *
  *   ./bench -A [-r REPS] [-m MIB] [-b NODE] [-I PCT] [-o FILE]
  *   ./bench -C FILE:POLICY FILE:POLICY
+ *   ./bench -P FILE
  *
  * -A compares two explicit policies that no boot option (numa_policy=)
  * overrides: MPOL_INTERLEAVE over all nodes with memory against MPOL_BIND
@@ -58,7 +59,10 @@
  * lower -m); -C compares two such files made with the same settings, for
  * example one saved without numa=fake= (policy bind) with one saved with
  * it (policy interleave), as independent samples: the interval covers the
- * noise within each boot, not between boots.
+ * noise within each boot, not between boots. -P FILE prints -A's verdicts
+ * again from the pairs of runs such a file holds (the k-th bind run with
+ * the k-th interleaved one), so that -A's arithmetic can be checked on
+ * figures known in advance.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -103,12 +107,40 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Node @n has memory: it is in the kernel's has_memory list ("0-3,5"). */
 static int has_memory(int n)
 {
-	char path[64];
+	FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
+	int lo, hi, found = 0;
+	char sep = ',';
 
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
-	return !access(path, F_OK);
+	if (!f)
+		return 0;
+	while (!found && sep == ',' && fscanf(f, "%d", &lo) == 1) {
+		hi = lo;
+		if (fscanf(f, "%c", &sep) == 1 && sep == '-' &&
+		    (fscanf(f, "%d", &hi) != 1 || fscanf(f, "%c", &sep) != 1))
+			sep = 0;
+		found = n >= lo && n <= hi;
+	}
+	fclose(f);
+	return found;
+}
+
+/* -A pins thread t to the t-th CPU it may run on, not to CPU t. */
+static int cpus[MAX_THREADS];
+
+static int allowed_cpus(void)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < CPU_SETSIZE && n < MAX_THREADS; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
 }
 
 static int set_policy(int policy)
@@ -335,7 +367,7 @@ static double one_run(int test, int policy, int threads, int *where)
 	for (t = 0; t < threads; t++) {
 		/* Faults are cheap: twice the memory for a longer run. */
 		jobs[t] = (struct job){ .test = test, .policy = policy,
-					.cpu = owner ? t % max_cpus : -1,
+					.cpu = owner ? cpus[t % max_cpus] : -1,
 					.bytes = (test == FAULT ? 2 * mib : mib) << 20,
 					.where = where, .start = &start };
 		pthread_create(&tid[t], NULL, run, &jobs[t]);
@@ -438,10 +470,26 @@ static void verdict(int test, int threads, double m, double h, const char *what,
 static FILE *out;
 static int bind_only;		/* one node: the bind runs only, for -C */
 
+/*
+ * -A's verdict on @n pairs of runs, @v[0] bind and @v[1] interleave (higher
+ * is better): the paired interval over the log ratios of the pairs. -P
+ * computes the same from a saved file.
+ */
+static void paired(int test, int threads, double v[2][MAX_REPS], int n)
+{
+	double lr[MAX_REPS] = { 0 }, m, var;
+	int r;
+
+	for (r = 0; r < n; r++)
+		lr[r] = log(v[1][r] / v[0][r]);
+	m = mean_var(lr, n, &var);
+	verdict(test, threads, m, tq(n - 1) * sqrt(var / n), "interleave", NULL);
+}
+
 /* Owner mode, one figure: bind and interleave in turn, REPS pairs. */
 static void compare(int test, int threads)
 {
-	double lr[MAX_REPS], v[2][MAX_REPS], m, var;
+	double v[2][MAX_REPS];
 	int where[2][MAX_NODES] = { { 0 } }, r, k, n;
 
 	for (r = -1; r < reps; r++) {
@@ -455,11 +503,9 @@ static void compare(int test, int threads)
 			/* Higher is better: latency is turned into loads per ns. */
 			v[pol == INTERLEAVE][r] = test == CHASE ? 1 / x : x;
 			if (out)
-				fprintf(out, "SAMPLE %s %d %s %.6g\n", names[test], threads,
+				fprintf(out, "SAMPLE %s %d %s %.10g\n", names[test], threads,
 					policies_name[pol], x);
 		}
-		if (r >= 0 && !bind_only)
-			lr[r] = log(v[1][r] / v[0][r]);
 	}
 	for (k = 0; k < 2 - bind_only; k++) {
 		printf("PLACEMENT %s threads=%d policy=%s pages", names[test], threads,
@@ -485,8 +531,7 @@ static void compare(int test, int threads)
 			       names[test], threads, bind_node);
 			return;
 		}
-	m = mean_var(lr, reps, &var);
-	verdict(test, threads, m, tq(reps - 1) * sqrt(var / reps), "interleave", NULL);
+	paired(test, threads, v, reps);
 }
 
 /* -C: two saved runs, FILE:POLICY each, as independent samples. */
@@ -554,12 +599,59 @@ static int compare_files(const char *a, const char *b)
 	return any ? 0 : 1;
 }
 
+/* -P: -A's verdicts again, from the pairs of runs a file saved with -o. */
+static int paired_file(const char *file)
+{
+	static double v[2][MAX_REPS];
+	int test, threads, any = 0;
+
+	for (test = FAULT; test <= CHASE; test++)
+		for (threads = 1; threads <= MAX_THREADS; threads++) {
+			char name[32], pol[32], line[256];
+			int cnt[2] = { 0, 0 }, th, k;
+			double x;
+			FILE *f = fopen(file, "r");
+
+			if (!f) {
+				perror(file);
+				return 2;
+			}
+			while (fgets(line, sizeof(line), f))
+				if (sscanf(line, "SAMPLE %31s %d %31s %lf", name, &th, pol, &x) == 4 &&
+				    !strcmp(name, names[test]) && th == threads) {
+					k = !strcmp(pol, "interleave");
+					if ((k || !strcmp(pol, "bind")) && cnt[k] < MAX_REPS)
+						v[k][cnt[k]++] = test == CHASE ? 1 / x : x;
+				}
+			fclose(f);
+			if (!cnt[0] && !cnt[1])
+				continue;
+			/* -A writes a bind and an interleaved run for every pair. */
+			if (cnt[0] != cnt[1] || cnt[0] < 2) {
+				fprintf(stderr, "bench: %s: %s threads=%d has %d bind and %d interleave runs, not pairs\n",
+					file, names[test], threads, cnt[0], cnt[1]);
+				return 2;
+			}
+			printf("PAIRED %s threads=%d %d pairs\n", names[test], threads, cnt[0]);
+			paired(test, threads, v, cnt[0]);
+			any = 1;
+		}
+	if (!any)
+		fprintf(stderr, "bench: no pairs of runs in %s\n", file);
+	return any ? 0 : 1;
+}
+
 /* -A: every figure, after a check that the two policies can be set. */
 static int owner_mode(void)
 {
 	long need, have;
 	int n, threads;
 
+	if (allowed_cpus() < max_cpus) {
+		fprintf(stderr, "bench: -c %d: this process may run on %d CPUs only\n",
+			max_cpus, allowed_cpus());
+		return 2;
+	}
 	for (n = 0; !bind_set && n < MAX_NODES; n++)
 		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
 			bind_node = n;
@@ -617,7 +709,7 @@ int main(int argc, char **argv)
 
 	page = sysconf(_SC_PAGESIZE);
 	max_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((opt = getopt(argc, argv, "r:m:c:qeAb:I:o:C")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:c:qeAb:I:o:CP")) != -1) {
 		if (opt == 'A')
 			owner = 1;
 		else if (opt == 'b')
@@ -632,6 +724,8 @@ int main(int argc, char **argv)
 			}
 		} else if (opt == 'C')
 			compare_only = 1;
+		else if (opt == 'P')
+			compare_only = 2;
 		else if (opt == 'r')
 			reps = atoi(optarg);
 		else if (opt == 'm')
@@ -645,9 +739,16 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: %s [-r REPS] [-m MIB] [-c CPUS] [-q] [-e]\n"
 				"       %s -A [-r REPS] [-m MIB] [-c CPUS] [-b NODE] [-I PCT] [-o FILE]\n"
-				"       %s -C FILE:POLICY FILE:POLICY\n", argv[0], argv[0], argv[0]);
+				"       %s -C FILE:POLICY FILE:POLICY\n"
+				"       %s -P FILE\n", argv[0], argv[0], argv[0], argv[0]);
 			return 2;
 		}
+	}
+	if (compare_only == 2) {
+		if (optind + 1 == argc)
+			return paired_file(argv[optind]);
+		fprintf(stderr, "bench: -P wants one FILE\n");
+		return 2;
 	}
 	if (compare_only) {
 		if (optind + 2 == argc)

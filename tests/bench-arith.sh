@@ -1,8 +1,10 @@
 #!/bin/bash
-# The arithmetic of guest/bench.c's comparisons (-C), on saved runs with
-# known figures: the ratio of geometric means and Welch's 95 % interval,
-# computed here in Python, must be what the tool prints, and its verdicts
-# must follow from them. Prints "PASS|bench-arith|..." or "FAIL|...".
+# The arithmetic of guest/bench.c's comparisons, on saved runs with known
+# figures: -C's ratio of geometric means and Welch's 95 % interval, and
+# -A's paired interval over the pairs of runs (recomputed by -P from a
+# file, with -A's own code), computed here in Python, must be what the tool
+# prints, and its verdicts must follow from them. Prints
+# "PASS|bench-arith|..." or "FAIL|...".
 . "$(dirname "$0")/../scripts/lib.sh"
 d=$BUILD/bench-arith
 rm -rf "$d" && mkdir -p "$d"
@@ -100,8 +102,80 @@ sys.exit(not (len(a) == len(b) == 3 and all(abs(x - y) <= 0.0006 for x, y in zip
 "$d/bench" -C "$d/a:bind" "$d/m:interleave" >/dev/null 2>&1 && why+=("runs with another -m, yet bench -C compared them")
 # A policy the file does not have is no comparison.
 "$d/bench" -C "$d/a:interleave" "$d/b:interleave" >/dev/null 2>&1 && why+=("no samples, yet bench -C succeeded")
+
+# -A's pairs (-P): in the order -A writes them, bind and interleave in turn.
+pairs() { # file test bind-values... -- interleave-values...
+	local f=$1 t=$2 b=() i=() k
+	shift 2
+	while [ "$1" != -- ]; do b+=("$1"); shift; done
+	shift
+	i=("$@")
+	echo "CONFIG mib=8 cpus=1 page=4096 inject=0%" >"$f"
+	for k in "${!b[@]}"; do
+		if [ $((k % 2)) -eq 0 ]; then
+			printf 'SAMPLE %s 1 bind %s\nSAMPLE %s 1 interleave %s\n' "$t" "${b[k]}" "$t" "${i[k]}"
+		else
+			printf 'SAMPLE %s 1 interleave %s\nSAMPLE %s 1 bind %s\n' "$t" "${i[k]}" "$t" "${b[k]}"
+		fi
+	done >>"$f"
+}
+# p1: 20 % slower in every pair; p2: latency 25 % up (slower by 20 %); p3:
+# noise; p4: the machine drifts by 30 % between pairs while interleave stays
+# 5 % below bind within each: paired, that is a difference, Welch's
+# interval over the same runs (-C) shows none; p5: 10 pairs; p6: 32 pairs
+# (beyond the t table); p7: a bind run without its interleaved one.
+pairs "$d/p1" copy 99 100 101 -- 79.0 80.3 80.6
+pairs "$d/p2" chase 100 100.5 99.5 -- 125 125.5 124.6
+pairs "$d/p3" copy 99 100 101 -- 90 105 115
+pairs "$d/p4" triad 80 100 120 90 110 -- 76.1 94.9 114.1 85.4 104.6
+# shellcheck disable=SC2046
+pairs "$d/p5" triad $(seq10 100 10) -- $(seq10 93 10 | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i * (1 + (i % 3 - 1) / 100) }')
+# shellcheck disable=SC2046
+pairs "$d/p6" copy $(seq10 100 32) -- $(seq10 97 32 | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i * (1 + (i % 5 - 2) / 200) }')
+pairs "$d/p7" copy 99 100 101 -- 79 80 81
+sed -i '$d' "$d/p7"
+wantp=$(python3 - "$d" <<'PY'
+import math, sys
+t95 = {2: 4.303, 4: 2.776, 9: 2.262, 31: 2.0395}
+def paired(f, test):
+    v = {"bind": [], "interleave": []}
+    for w in (ln.split() for ln in open(f)):
+        if w[0] == "SAMPLE" and w[1] == test:
+            x = float(w[4])
+            v[w[3]].append(1 / x if test == "chase" else x)
+    lr = [math.log(i / b) for b, i in zip(v["bind"], v["interleave"])]
+    n = len(lr)
+    m = sum(lr) / n
+    h = t95[n - 1] * math.sqrt(sum((x - m) ** 2 for x in lr) / (n - 1) / n)
+    return f"ratio={math.exp(m):.4f} ci={math.exp(m - h):.4f}..{math.exp(m + h):.4f}"
+d = sys.argv[1]
+for f, t in (("p1", "copy"), ("p2", "chase"), ("p3", "copy"), ("p4", "triad"), ("p5", "triad"), ("p6", "copy")):
+    print(paired(d + "/" + f, t))
+PY
+)
+mapfile -t wp <<<"$wantp"
+op=()
+for k in 1 2 3 4 5 6; do
+	op[k]=$("$d/bench" -P "$d/p$k" 2>&1) || why+=("bench -P p$k failed: $(tail -1 <<<"${op[k]}")")
+done
+expect "pairs, 20 % slower" "${op[1]}" copy "${wp[0]} interleave is slower by 20.0 % "
+expect "pairs, latency 25 % up" "${op[2]}" chase "${wp[1]} interleave is slower by 20.0 % "
+expect "pairs, noise" "${op[3]}" copy "${wp[2]} no difference the runs can show$"
+expect "pairs under drift" "${op[4]}" triad "${wp[3]} interleave is slower by "
+expect "10 pairs" "${op[5]}" triad "${wp[4]} interleave is slower by "
+got6=$(sed -n 's/^VERDICT copy threads=1 \(ratio=[^ ]* ci=[^ ]*\) .*/\1/p' <<<"${op[6]}")
+python3 -c 'import re, sys
+a, b = ([float(v) for v in re.findall(r"\d+\.\d+", x)] for x in sys.argv[1:3])
+sys.exit(not (len(a) == len(b) == 3 and all(abs(x - y) <= 0.0006 for x, y in zip(a, b))))' "${wp[5]}" "$got6" ||
+	why+=("32 pairs: want '${wp[5]}', got '$got6'")
+grep -q '^PAIRED triad threads=1 5 pairs$' <<<"${op[4]}" || why+=("p4: no 'PAIRED triad threads=1 5 pairs' line")
+# The same runs as independent samples: the drift hides the difference.
+drift=$("$d/bench" -C "$d/p4:bind" "$d/p4:interleave") || why+=("bench -C on p4 failed")
+grep -q '^VERDICT triad threads=1 .* no difference the runs can show$' <<<"$drift" ||
+	why+=("p4 as independent samples: want no difference, got '$(grep '^VERDICT' <<<"$drift")'")
+"$d/bench" -P "$d/p7" >/dev/null 2>&1 && why+=("a bind run without its pair, yet bench -P gave a verdict")
 if [ ${#why[@]} -eq 0 ]; then
-	echo "PASS|bench-arith|bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference, within 1 % is no difference above 1 %, unequal sample sizes, 10 and 40 runs a side, other settings refused"
+	echo "PASS|bench-arith|bench -P (-A's paired interval): 20 % slower found (${wp[0]}), latency, noise gives no difference, a 5 % difference under 30 % drift found where -C's independent samples find none, 10 and 32 pairs, a run without its pair refused; bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference, within 1 % is no difference above 1 %, unequal sample sizes, 10 and 40 runs a side, other settings refused"
 else
 	echo "FAIL|bench-arith|$(printf '%s; ' "${why[@]}")"
 fi

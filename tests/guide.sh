@@ -332,6 +332,10 @@ one_measure() {
 		printf '%s\n' "${measure[$l]}"
 		echo 'echo "RIG guide rc $?"'
 	done
+	# -A's arithmetic, again from the runs it saved (bench-arith.sh checks -P).
+	printf 'echo %q\n' "RIG guide \$ ./bench -P fake4.txt"
+	echo './bench -P fake4.txt'
+	echo 'echo "RIG guide rc $?"'
 	printf 'echo %q\n' "RIG guide \$ ./bench -A -r 3 -m 8 -I 25"
 	echo './bench -A -r 3 -m 8 -I 25'
 	echo 'echo "RIG guide rc $?"'
@@ -372,7 +376,7 @@ for kind in $kinds; do
 		[ "$n" = "$(want_nodes "$b")" ] || why+=("boot $b: nodes online '$n', want $(want_nodes "$b")")
 		v=$(sed -n 's/^Linux version \([^ ]*\) .*/\1/p; s/^\[[ 0-9.]*\] Linux version \([^ ]*\) .*/\1/p' "$log" | head -1)
 		case "$(want_kernel "$b"):$v" in
-		old:*-numa-emu* | new:) why+=("boot $b: kernel '$v', want the $(want_kernel "$b") one") ;;
+		old:*-numa-emu* | old: | new:) why+=("boot $b: kernel '$v', want the $(want_kernel "$b") one") ;;
 		new:*-numa-emu*) ;;
 		new:*) why+=("boot $b: kernel '$v', want the new one") ;;
 		esac
@@ -435,7 +439,10 @@ else
 	mout() { awk -v c="RIG guide \$ $1" '$0 == c { on = 1; next } on && /^RIG guide rc / { exit } on' "$mlog"; }
 	plain=$(mout "./bench -A -r 10 -m 16 -o fake4.txt")
 	inj=$(mout "./bench -A -r 3 -m 8 -I 25")
-	[ "$(grep -c '^RIG guide rc 0$' "$mlog")" -eq 3 ] || why+=("a measurement command failed")
+	[ "$(grep -c '^RIG guide rc 0$' "$mlog")" -eq 4 ] || why+=("a measurement command failed")
+	# The verdicts -A printed are those of its saved pairs, recomputed.
+	[ -n "$(grep '^VERDICT' <<<"$plain")" ] && [ "$(grep '^VERDICT' <<<"$plain")" = "$(mout "./bench -P fake4.txt" | grep '^VERDICT')" ] ||
+		why+=("bench -P fake4.txt does not give -A's verdicts: $(diff <(grep '^VERDICT' <<<"$plain") <(mout "./bench -P fake4.txt" | grep '^VERDICT') | head -2 | paste -sd' ')")
 	for t in fault copy triad chase; do
 		for th in 1 4; do
 			[ "$t" = chase ] && [ "$th" = 4 ] && continue
