@@ -36,6 +36,7 @@ declare -A standin=(
 	# rpi-eeprom-config (no bootloader EEPROM in QEMU).
 	["sudo apt-get install -y numactl"]="command -v numactl"
 	['sudo rpi-eeprom-config | grep SDRAM_BANKLOW || echo "SDRAM_BANKLOW not set: the bootloader'"'"'s default"']="echo 'no rpi-eeprom-config in the stand-in'"
+	["vcgencmd bootloader_version"]="echo 'no vcgencmd in the stand-in'"
 )
 # The README's measurement (section "Measuring interleaving on a Pi 5"):
 # its lines, and what runs instead in the -icount guest.
@@ -117,8 +118,8 @@ echo "    Raspberry Pi OS -> the guest's initramfs: root with a sudo that runs i
 		BLOCK BLK_DEV VIRTIO_MENU VIRTIO_MMIO VIRTIO_BLK VFAT_FS NLS NLS_CODEPAGE_437 NLS_ISO8859_1
 } >"$G/pi5-standin.config"
 # The Pi's device tree and overlays, for the guide's copy lines.
-"$TOP/scripts/dtb.sh" pi5-like 4G 4 >/dev/null || die "no device tree"
-cp "$("$TOP/scripts/dtb.sh" pi5-like 4G 4)" "$G/pi5.dtb"
+"$TOP/scripts/dtb.sh" pi5-map-61 4G 4 >/dev/null || die "no device tree"
+cp "$("$TOP/scripts/dtb.sh" pi5-map-61 4G 4)" "$G/pi5.dtb"
 mkdir -p "$G/overlays"
 echo "Overlays of the stand-in: none." >"$G/overlays/README"
 clone=$G/clone
@@ -319,7 +320,7 @@ one_measure() {
 	cpio_list "$d/root" >"$d/list"
 	"$gen" "$d/list" >"$d/extra.cpio" && cat "$base" "$d/extra.cpio" >"$d/initrd.cpio" ||
 		{ echo "initramfs failed" >"$G/measure.err"; return; }
-	MEM=4G SMP=4 TIMEOUT=900 INITRD=$d/initrd.cpio QEMU_ARGS="-icount shift=3,sleep=off" \
+	MEM=4G SMP=4 TIMEOUT=900 INITRD=$d/initrd.cpio QEMU_ARGS="-icount shift=3,sleep=off -dtb $G/pi5.dtb" \
 		CMDLINE="numa=fake=4 numa_policy=interleave rig.mode=facts rig.run=measure.sh" \
 		"$TOP/scripts/boot.sh" "$image" "$G/logs/measure.log" 2>/dev/null ||
 		echo "the measurement's boot did not finish ($G/logs/measure.log)" >"$G/measure.err"
