@@ -874,9 +874,10 @@ def judge(a, text):
         k = int(bk.group(1))
         lo, span_ = RAM_BASE, size(a.mem)
         edges = [lo + span_ * j // k for j in range(1, k)]
-        worst, excused = 0, []
+        worst, excused, dists = 0, [], []
         for (_, e0), (s1, _) in zip(got_nodes(g), got_nodes(g)[1:]):
             far = min(max(0, b - s1, e0 - b) for b in edges)
+            dists.append(str(far // MiB))
             # A CMA pool over an edge keeps its node: the boundary may
             # then sit on the memory block edge outside the pool that is
             # nearest to the bank region's edge (below the pool or above).
@@ -893,7 +894,7 @@ def judge(a, text):
                 errors.append(f"banks: the boundary at {e0:#x}-{s1:#x} lies {far // MiB} MiB from a bank "
                               f"region's edge (RAM in {k} regions of {span_ // k // MiB} MiB), "
                               f"more than one unit ({m.unit // MiB} MiB)")
-        bank_note = f" banks: largest distance {worst // MiB} MiB" + \
+        bank_note = f" banks: distances {','.join(dists)} MiB, largest {worst // MiB} MiB" + \
             (f", at a CMA pool's edge {','.join(map(str, excused))} MiB" if excused else "")
     keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
