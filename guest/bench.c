@@ -107,28 +107,37 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Node @n has memory: it is in the kernel's has_memory list ("0-3,5"). */
+/*
+ * Node @n has memory: it is in the kernel's has_memory list ("0-3,5"),
+ * read once.
+ */
 static int has_memory(int n)
 {
-	FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
-	int lo, hi, found = 0;
-	char sep = ',';
+	static unsigned char mem[MAX_NODES];
+	static int read;
 
-	if (!f)
-		return 0;
-	while (!found && sep == ',' && fscanf(f, "%d", &lo) == 1) {
-		hi = lo;
-		if (fscanf(f, "%c", &sep) == 1 && sep == '-' &&
-		    (fscanf(f, "%d", &hi) != 1 || fscanf(f, "%c", &sep) != 1))
-			sep = 0;
-		found = n >= lo && n <= hi;
+	if (!read) {
+		FILE *f = fopen("/sys/devices/system/node/has_memory", "r");
+		int lo, hi, i;
+		char sep = ',';
+
+		read = 1;
+		while (f && sep == ',' && fscanf(f, "%d", &lo) == 1) {
+			hi = lo;
+			if (fscanf(f, "%c", &sep) == 1 && sep == '-' &&
+			    (fscanf(f, "%d", &hi) != 1 || fscanf(f, "%c", &sep) != 1))
+				sep = 0;
+			for (i = lo < 0 ? 0 : lo; i <= hi && i < MAX_NODES; i++)
+				mem[i] = 1;
+		}
+		if (f)
+			fclose(f);
 	}
-	fclose(f);
-	return found;
+	return n >= 0 && n < MAX_NODES && mem[n];
 }
 
 /* -A pins thread t to the t-th CPU it may run on, not to CPU t. */
-static int cpus[MAX_THREADS];
+static int cpus[MAX_THREADS], cpus_given;
 
 static int allowed_cpus(void)
 {
@@ -470,6 +479,15 @@ static void verdict(int test, int threads, double m, double h, const char *what,
 static FILE *out;
 static int bind_only;		/* one node: the bind runs only, for -C */
 
+/* No verdict for a figure: said, and kept in -o's file for -P. */
+static void no_verdict(int test, int threads, const char *why)
+{
+	printf("VERDICT %s threads=%d none: %s\n", names[test], threads, why);
+	fflush(stdout);
+	if (out)
+		fprintf(out, "NONE %s %d %s\n", names[test], threads, why);
+}
+
 /*
  * -A's verdict on @n pairs of runs, @v[0] bind and @v[1] interleave (higher
  * is better): the paired interval over the log ratios of the pairs. -P
@@ -503,7 +521,7 @@ static void compare(int test, int threads)
 			/* Higher is better: latency is turned into loads per ns. */
 			v[pol == INTERLEAVE][r] = test == CHASE ? 1 / x : x;
 			if (out)
-				fprintf(out, "SAMPLE %s %d %s %.10g\n", names[test], threads,
+				fprintf(out, "SAMPLE %s %d %s %.17g\n", names[test], threads,
 					policies_name[pol], x);
 		}
 	}
@@ -521,14 +539,15 @@ static void compare(int test, int threads)
 	for (n = 0, k = 0; n < MAX_NODES; n++)
 		k += where[1][n] > 0;
 	if (!where[0][bind_node] || k < 2) {
-		printf("VERDICT %s threads=%d none: the placements do not differ (see PLACEMENT)\n",
-		       names[test], threads);
+		no_verdict(test, threads, "the placements do not differ (see PLACEMENT)");
 		return;
 	}
 	for (n = 0; n < MAX_NODES; n++)
 		if (n != bind_node && where[0][n]) {
-			printf("VERDICT %s threads=%d none: bind left node %d (see PLACEMENT)\n",
-			       names[test], threads, bind_node);
+			char why[64];
+
+			snprintf(why, sizeof(why), "bind left node %d (see PLACEMENT)", bind_node);
+			no_verdict(test, threads, why);
 			return;
 		}
 	paired(test, threads, v, reps);
@@ -607,8 +626,8 @@ static int paired_file(const char *file)
 
 	for (test = FAULT; test <= CHASE; test++)
 		for (threads = 1; threads <= MAX_THREADS; threads++) {
-			char name[32], pol[32], line[256];
-			int cnt[2] = { 0, 0 }, th, k;
+			char name[32], pol[32], line[256], none[128] = "";
+			int cnt[2] = { 0, 0 }, th, k, bad = 0;
 			double x;
 			FILE *f = fopen(file, "r");
 
@@ -616,14 +635,37 @@ static int paired_file(const char *file)
 				perror(file);
 				return 2;
 			}
-			while (fgets(line, sizeof(line), f))
-				if (sscanf(line, "SAMPLE %31s %d %31s %lf", name, &th, pol, &x) == 4 &&
-				    !strcmp(name, names[test]) && th == threads) {
-					k = !strcmp(pol, "interleave");
-					if ((k || !strcmp(pol, "bind")) && cnt[k] < MAX_REPS)
-						v[k][cnt[k]++] = test == CHASE ? 1 / x : x;
+			while (fgets(line, sizeof(line), f)) {
+				char why[128];
+
+				/* -A gave no verdict for this figure, and why. */
+				if (sscanf(line, "NONE %31s %d %127[^\n]", name, &th, why) == 3) {
+					if (!strcmp(name, names[test]) && th == threads)
+						snprintf(none, sizeof(none), "%s", why);
+					continue;
 				}
+				if (sscanf(line, "SAMPLE %31s %d %31s %lf", name, &th, pol, &x) != 4 ||
+				    strcmp(name, names[test]) || th != threads)
+					continue;
+				k = !strcmp(pol, "interleave");
+				if (!k && strcmp(pol, "bind"))
+					continue;
+				if (cnt[k] == MAX_REPS || !(x > 0))
+					bad = 1;
+				else
+					v[k][cnt[k]++] = test == CHASE ? 1 / x : x;
+			}
 			fclose(f);
+			if (bad) {
+				fprintf(stderr, "bench: %s: %s threads=%d: more than %d pairs, or a figure not above 0\n",
+					file, names[test], threads, MAX_REPS);
+				return 2;
+			}
+			if (none[0]) {
+				printf("VERDICT %s threads=%d none: %s\n", names[test], threads, none);
+				any = 1;
+				continue;
+			}
 			if (!cnt[0] && !cnt[1])
 				continue;
 			/* -A writes a bind and an interleaved run for every pair. */
@@ -647,6 +689,9 @@ static int owner_mode(void)
 	long need, have;
 	int n, threads;
 
+	/* Without -c, every CPU this process may run on (taskset, cpusets). */
+	if (!cpus_given && allowed_cpus() > 0 && allowed_cpus() < max_cpus)
+		max_cpus = allowed_cpus();
 	if (allowed_cpus() < max_cpus) {
 		fprintf(stderr, "bench: -c %d: this process may run on %d CPUs only\n",
 			max_cpus, allowed_cpus());
@@ -731,7 +776,7 @@ int main(int argc, char **argv)
 		else if (opt == 'm')
 			mib = atol(optarg);
 		else if (opt == 'c')
-			max_cpus = atoi(optarg);
+			max_cpus = atoi(optarg), cpus_given = 1;
 		else if (opt == 'q')
 			policies = 1;	/* default policy only */
 		else if (opt == 'e')

@@ -46,8 +46,10 @@ fi
 # $BUILD are hashed relative to it, so a clone at another path hits too
 # (the kernel maps __FILE__ to the tree, and the configs have no debug
 # info, whose directory names would differ).
+# A home that cannot be written keeps the cache in build/ as before.
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$BUILD}/.cache}/numa-emu-ccache}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} CCACHE_DEPEND=1
+{ mkdir -p "$CCACHE_DIR" && [ -w "$CCACHE_DIR" ]; } 2>/dev/null || CCACHE_DIR=$BUILD/ccache
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(mkdir -p "$BUILD" && cd "$BUILD" && pwd -P)} CCACHE_DEPEND=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 
 die() { echo "error: $*" >&2; exit 1; }

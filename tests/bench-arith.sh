@@ -7,6 +7,7 @@
 # "PASS|bench-arith|..." or "FAIL|...".
 . "$(dirname "$0")/../scripts/lib.sh"
 d=$BUILD/bench-arith
+trap 'rc=$?; [ $rc -eq 0 ] || echo "FAIL|bench-arith|stopped early (exit $rc)"' EXIT
 rm -rf "$d" && mkdir -p "$d"
 gcc -O2 -Wall -Werror -pthread -o "$d/bench" "$TOP/guest/bench.c" -lm || {
 	echo "FAIL|bench-arith|guest/bench.c does not build on the host"
@@ -84,7 +85,7 @@ w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want")
 w7=$(sed -n 7p <<<"$want") w8=$(sed -n 8p <<<"$want")
 expect() { # label output test pattern: the test's VERDICT line must match
 	grep -q "^VERDICT $3 threads=1 $4" <<<"$2" ||
-		why+=("$1: want '$4', got '$(grep "^VERDICT $3" <<<"$2")'")
+		why+=("$1: want '$4', got '$(grep "^VERDICT $3" <<<"$2" || true)'")
 }
 expect copy "$out" copy "$w1 $d/b:interleave is slower than $d/a:bind by 20.0 % "
 expect chase "$out" chase "$w2 $d/b:interleave is slower than $d/a:bind by 20.0 % "
@@ -134,6 +135,17 @@ pairs "$d/p5" triad $(seq10 100 10) -- $(seq10 93 10 | awk '{ for (i = 1; i <= N
 pairs "$d/p6" copy $(seq10 100 32) -- $(seq10 97 32 | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i * (1 + (i % 5 - 2) / 200) }')
 pairs "$d/p7" copy 99 100 101 -- 79 80 81
 sed -i '$d' "$d/p7"
+# p8: one pair (no interval); p9: 33 pairs, more than -A makes; p10: a
+# figure of 0; p11: two figures in one file (copy on 1 and 4 CPUs: 20 %
+# and 10 % slower) and one -A gave no verdict for (its reason echoed).
+pairs "$d/p8" copy 99 -- 79
+# shellcheck disable=SC2046
+pairs "$d/p9" copy $(seq10 100 33) -- $(seq10 90 33)
+pairs "$d/p10" copy 99 100 101 -- 79 0 81
+pairs "$d/p11" copy 99 100 101 -- 79.0 80.3 80.6
+pairs "$d/p11x" copy 100 100.5 99.5 -- 90 90.4 89.6
+sed -n 's/^SAMPLE copy 1 /SAMPLE copy 4 /p' "$d/p11x" >>"$d/p11"
+echo "NONE triad 1 the placements do not differ (see PLACEMENT)" >>"$d/p11"
 wantp=$(python3 - "$d" <<'PY'
 import math, sys
 t95 = {2: 4.303, 4: 2.776, 9: 2.262, 31: 2.0395}
@@ -172,10 +184,23 @@ grep -q '^PAIRED triad threads=1 5 pairs$' <<<"${op[4]}" || why+=("p4: no 'PAIRE
 # The same runs as independent samples: the drift hides the difference.
 drift=$("$d/bench" -C "$d/p4:bind" "$d/p4:interleave") || why+=("bench -C on p4 failed")
 grep -q '^VERDICT triad threads=1 .* no difference the runs can show$' <<<"$drift" ||
-	why+=("p4 as independent samples: want no difference, got '$(grep '^VERDICT' <<<"$drift")'")
+	why+=("p4 as independent samples: want no difference, got '$(grep "^VERDICT" <<<"$drift" || true)'")
 "$d/bench" -P "$d/p7" >/dev/null 2>&1 && why+=("a bind run without its pair, yet bench -P gave a verdict")
+"$d/bench" -P "$d/p8" >/dev/null 2>&1 && why+=("one pair, yet bench -P gave a verdict")
+"$d/bench" -P "$d/p9" >/dev/null 2>&1 && why+=("33 pairs (more than -A makes), yet bench -P gave a verdict")
+"$d/bench" -P "$d/p10" >/dev/null 2>&1 && why+=("a figure of 0, yet bench -P gave a verdict")
+two=$("$d/bench" -P "$d/p11" 2>&1) || why+=("bench -P p11 failed: $(tail -1 <<<"$two")")
+expect "two figures, 1 CPU" "$two" copy "${wp[0]} interleave is slower by 20.0 % "
+grep -q '^VERDICT copy threads=4 ratio=0.9000 .* interleave is slower by 10.0 % ' <<<"$two" ||
+	why+=("two figures, 4 CPUs: want 10 % slower, got '$(grep "^VERDICT copy threads=4" <<<"$two" || true)'")
+grep -qx 'VERDICT triad threads=1 none: the placements do not differ (see PLACEMENT)' <<<"$two" ||
+	why+=("-A's 'none' not echoed by -P: '$(grep "^VERDICT triad" <<<"$two" || true)'")
+# -A pins its threads to CPUs it may use: more than that is refused.
+rc=0
+taskset -c 0 "$d/bench" -A -r 2 -m 1 -c 2 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || why+=("bench -A -c 2 on one allowed CPU was not refused")
 if [ ${#why[@]} -eq 0 ]; then
-	echo "PASS|bench-arith|bench -P (-A's paired interval): 20 % slower found (${wp[0]}), latency, noise gives no difference, a 5 % difference under 30 % drift found where -C's independent samples find none, 10 and 32 pairs, a run without its pair refused; bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference, within 1 % is no difference above 1 %, unequal sample sizes, 10 and 40 runs a side, other settings refused"
+	echo "PASS|bench-arith|bench -P (-A's paired interval): 20 % slower found (${wp[0]}), latency, noise gives no difference, a 5 % difference under 30 % drift found where -C's independent samples find none, 10 and 32 pairs, a run without its pair, one pair, 33 pairs and a figure of 0 refused, two figures in one file, -A's "none" echoed, -c beyond the allowed CPUs refused; bench -C: ratios and 95 % intervals as computed from the samples ($w1), slower by 20 % found, noise and a run against itself give no difference, within 1 % is no difference above 1 %, unequal sample sizes, 10 and 40 runs a side, other settings refused"
 else
 	echo "FAIL|bench-arith|$(printf '%s; ' "${why[@]}")"
 fi

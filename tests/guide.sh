@@ -26,7 +26,7 @@ declare -A standin=(
 	# so that the guide's own lines must switch it on.
 	['make O="$HOME/pi5" bcm2712_defconfig']="KCONFIG_ALLCONFIG=$G/pi5-standin.config make O=\"\$HOME/pi5\" allnoconfig && test -z \"\$(grep -x 'CONFIG_NUMA=y' ~/pi5/.config)\""
 	# The Pi 5's device trees and overlays are only in the Raspberry Pi
-	# tree: QEMU's Pi 5-like tree, and an overlays/README.
+	# tree: QEMU's tree with the Pi 5's 6.1 memory map, and an overlays/README.
 	['make O="$HOME/pi5" -j"$(nproc)" Image.gz modules dtbs']='make O="$HOME/pi5" -j"$(nproc)" Image.gz modules'
 	["cp ~/pi5/arch/arm64/boot/dts/broadcom/bcm2712*.dtb ~/pi5-install/numa61/"]="cp $G/pi5.dtb ~/pi5-install/numa61/bcm2712-rpi-5-b.dtb"
 	["cp ~/pi5/arch/arm64/boot/dts/overlays/*.dtb* arch/arm64/boot/dts/overlays/README ~/pi5-install/numa61/overlays/"]="cp $G/overlays/README ~/pi5-install/numa61/overlays/"
