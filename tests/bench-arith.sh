@@ -83,6 +83,12 @@ PY
 why=()
 w1=$(sed -n 1p <<<"$want") w2=$(sed -n 2p <<<"$want") w3=$(sed -n 3p <<<"$want") w4=$(sed -n 4p <<<"$want") w5=$(sed -n 5p <<<"$want") w6=$(sed -n 6p <<<"$want")
 w7=$(sed -n 7p <<<"$want") w8=$(sed -n 8p <<<"$want")
+near() { # label want got: ratio and interval within 0.0006 of each other
+	python3 -c 'import re, sys
+a, b = ([float(v) for v in re.findall(r"\d+\.\d+", x)] for x in sys.argv[1:3])
+sys.exit(not (len(a) == len(b) == 3 and all(abs(x - y) <= 0.0006 for x, y in zip(a, b))))' "$2" "$3" ||
+		why+=("$1: want '$2', got '$3'")
+}
 expect() { # label output test pattern: the test's VERDICT line must match
 	grep -q "^VERDICT $3 threads=1 $4" <<<"$2" ||
 		why+=("$1: want '$4', got '$(grep "^VERDICT $3" <<<"$2" || true)'")
@@ -96,10 +102,7 @@ expect "3 against 5 runs" "$uneq" copy "$w6 .* is slower than "
 expect "10 against 10 runs" "$ten" triad "$w7 .* is slower than "
 # Beyond the table the tool's formula is within 0.002 of t: the last digit may differ.
 got8=$(sed -n 's/^VERDICT triad threads=1 \(ratio=[^ ]* ci=[^ ]*\) .*/\1/p' <<<"$forty")
-python3 -c 'import re, sys
-a, b = ([float(v) for v in re.findall(r"\d+\.\d+", x)] for x in sys.argv[1:3])
-sys.exit(not (len(a) == len(b) == 3 and all(abs(x - y) <= 0.0006 for x, y in zip(a, b))))' "$w8" "$got8" ||
-	why+=("40 against 40 runs: want '$w8', got '$got8'")
+near "40 against 40 runs" "$w8" "$got8"
 "$d/bench" -C "$d/a:bind" "$d/m:interleave" >/dev/null 2>&1 && why+=("runs with another -m, yet bench -C compared them")
 # A policy the file does not have is no comparison.
 "$d/bench" -C "$d/a:interleave" "$d/b:interleave" >/dev/null 2>&1 && why+=("no samples, yet bench -C succeeded")
@@ -176,10 +179,7 @@ expect "pairs, noise" "${op[3]}" copy "${wp[2]} no difference the runs can show$
 expect "pairs under drift" "${op[4]}" triad "${wp[3]} interleave is slower by "
 expect "10 pairs" "${op[5]}" triad "${wp[4]} interleave is slower by "
 got6=$(sed -n 's/^VERDICT copy threads=1 \(ratio=[^ ]* ci=[^ ]*\) .*/\1/p' <<<"${op[6]}")
-python3 -c 'import re, sys
-a, b = ([float(v) for v in re.findall(r"\d+\.\d+", x)] for x in sys.argv[1:3])
-sys.exit(not (len(a) == len(b) == 3 and all(abs(x - y) <= 0.0006 for x, y in zip(a, b))))' "${wp[5]}" "$got6" ||
-	why+=("32 pairs: want '${wp[5]}', got '$got6'")
+near "32 pairs" "${wp[5]}" "$got6"
 grep -q '^PAIRED triad threads=1 5 pairs$' <<<"${op[4]}" || why+=("p4: no 'PAIRED triad threads=1 5 pairs' line")
 # The same runs as independent samples: the drift hides the difference.
 drift=$("$d/bench" -C "$d/p4:bind" "$d/p4:interleave") || why+=("bench -C on p4 failed")
