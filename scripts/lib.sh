@@ -47,7 +47,7 @@ fi
 # (the kernel maps __FILE__ to the tree, and the configs have no debug
 # info, whose directory names would differ).
 # A home that cannot be written keeps the cache in build/ as before.
-rig_home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+rig_home=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6 || true)}
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/numa-emu-ccache}
 { mkdir -p "$CCACHE_DIR" && [ -w "$CCACHE_DIR" ]; } 2>/dev/null || CCACHE_DIR=$BUILD/ccache
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(mkdir -p "$BUILD" && cd "$BUILD" && pwd -P)} CCACHE_DEPEND=1
