@@ -687,14 +687,15 @@ static int paired_file(const char *file)
 static int owner_mode(void)
 {
 	long need, have;
-	int n, threads;
+	int n, threads, allowed;
 
 	/* Without -c, every CPU this process may run on (taskset, cpusets). */
-	if (!cpus_given && allowed_cpus() > 0 && allowed_cpus() < max_cpus)
-		max_cpus = allowed_cpus();
-	if (allowed_cpus() < max_cpus) {
+	allowed = allowed_cpus();
+	if (!cpus_given && allowed > 0 && allowed < max_cpus)
+		max_cpus = allowed;
+	if (allowed < max_cpus) {
 		fprintf(stderr, "bench: -c %d: this process may run on %d CPUs only\n",
-			max_cpus, allowed_cpus());
+			max_cpus, allowed);
 		return 2;
 	}
 	for (n = 0; !bind_set && n < MAX_NODES; n++)
