@@ -28,8 +28,9 @@ that follow from the rules alone, never from the algorithm:
             minimum node size outside CMA pools
   ids       the first node of physical node P is P; others above the
             highest firmware id, ascending with the address
-  cpus      every node lists exactly the CPUs of its physical node, and
-            the CPU links agree
+  cpus      every node lists exactly the CPUs of its physical node; every
+            CPU links one node, which lists it: the first node (lowest
+            address) of its physical node, as x86's numa=fake= keeps it
   distance  10 within a physical node, the firmware's between them (or the
             distance table given)
   reserve   every CMA area (the device tree's, cma= or the default one)
@@ -638,8 +639,15 @@ def properties(m, g, expect, slack, table):
                 yield "cpus", f"node {n} lists cpus {sorted(v['cpus'])}, physical node {p} has {sorted(want_cpus)}"
     for cpu, linked in g.links.items():
         listed = {n for n, v in g.nodes.items() if cpu in v["cpus"]}
-        if linked != listed:
-            yield "cpus", f"cpu{cpu} links nodes {sorted(linked)}, listed by {sorted(listed)}"
+        if len(linked) != 1 or not linked <= listed:
+            yield "cpus", f"cpu{cpu} links nodes {sorted(linked)}, not one node that lists it ({sorted(listed)})"
+            continue
+        own = next(iter(linked))
+        sib = [n for n in g.nodes if phys_of.get(n) is not None and phys_of.get(n) == phys_of.get(own)]
+        first = min(sib, key=lambda n: g.nodes[n]["start"]) if sib else own
+        if own != first:
+            yield "cpus", (f"cpu{cpu} is on node {own}, not on node {first}, the first node "
+                           f"of physical node {phys_of.get(own)}")
 
     # distance
     ids = sorted(g.nodes)
@@ -786,6 +794,8 @@ def judge(a, text):
         empty = [n for n in g.nodes if not per.get(n)]
         if empty:
             errors.append(f"memfill: no pages on nodes {empty} ({per})")
+    phys_of = {n: next((nid for nid, r, _ in m.phys if overlap(r, v["start"], v["end"])), None)
+               for n, v in g.nodes.items() if v.get("end", 0) > v.get("start", 0)}
     # numaload: balancing left the workload alone; CPUs spread over the nodes.
     load = next((ln for ln in g.lines if ln.startswith("RIG numaload vmstat")), None)
     if re.search(r"(?:^|\s)quiet(?:\s|$)", rest):
@@ -807,7 +817,10 @@ def judge(a, text):
         elif int(vm.get("numa_pages_migrated", 0)):
             errors.append(f"balancing migrated {vm['numa_pages_migrated']} pages between fake nodes of one physical node")
     # numactl's own suite: everything passes but checkaffinity, which
-    # assumes disjoint CPU lists and must fail for that reason alone.
+    # assumes disjoint CPU lists and must fail for that reason alone, and
+    # checktopology, which takes every CPU a node lists to have a link
+    # under it: it may fail only on a node that lists a CPU of its
+    # physical node linked under a sibling (as with x86's numa=fake=).
     if re.search(r"(?:^|\s)numactl-suite(?:\s|$)", rest):
         rcs = dict(re.findall(r"^RIG numactl (\S+) rc (\d+)$", g.text, re.M))
         want_tests = ("bind_range checkaffinity checktopology distance move_pages nodemap "
@@ -819,6 +832,15 @@ def judge(a, text):
                 why = [ln for ln in g.lines if ln.startswith("NUMACTL checkaffinity:")]
                 if rcs[t] != "0" and not all("doesn't agree with cpunodebind for node" in ln for ln in why):
                     errors.append(f"numactl checkaffinity: {why[-1] if why else 'failed'}")
+            elif t == "checktopology" and rcs[t] != "0":
+                why = [ln for ln in g.lines if ln.startswith("NUMACTL checktopology:")
+                       and "Skipping cpu less" not in ln]
+                miss = re.match(r"NUMACTL checktopology: node(\d+) doesn't have cpu (\d+)$", why[-1] if why else "")
+                n, c = (int(miss.group(1)), int(miss.group(2))) if miss else (None, None)
+                own = next(iter(g.links.get(c, ())), None) if miss else None
+                if len(why) != 1 or not miss or c not in g.nodes.get(n, {}).get("cpus", ()) or \
+                        len(g.links.get(c, ())) != 1 or own == n or phys_of.get(own) != phys_of.get(n):
+                    errors.append(f"numactl checktopology: {why[-1] if why else 'failed'}")
             elif rcs[t] != "0":
                 last = [ln for ln in g.lines if ln.startswith(f"NUMACTL {t}:")]
                 errors.append(f"numactl {t}: rc {rcs[t]} {last[-1] if last else ''}")
@@ -854,17 +876,15 @@ def judge(a, text):
         nodes = dict(re.findall(r"^RIG pci (\S+) numa_node (-?\d+)$", g.text, re.M))
         if dev.group(1) not in nodes.values():
             errors.append(f"device: no PCI device on node {dev.group(1)} ({nodes})")
-    phys_of = {n: next((nid for nid, r, _ in m.phys if overlap(r, v["start"], v["end"])), None)
-               for n, v in g.nodes.items() if v.get("end", 0) > v.get("start", 0)}
-    if re.search(r"(?:^|\s)spreadcpus(?:\s|$)", rest):
+    # getcpu: on every CPU, getcpu() reports the node the CPU links.
+    if re.search(r"(?:^|\s)getcpu(?:\s|$)", rest):
         line = next((ln for ln in g.lines if ln.startswith("RIG numaload cpu-node")), "")
-        pairs = [tuple(map(int, w.split(":"))) for w in line.split()[3:]]
-        for nid, _, c in m.phys:
-            # A node without memory keeps its CPUs.
-            fakes = [n for n in g.nodes if phys_of.get(n) == nid and n in mem_nodes_of(g)] or [nid]
-            used = {node for cpu, node in pairs if cpu in c}
-            if not pairs or len(used) != min(len(c), len(fakes)) or not used <= set(fakes):
-                errors.append(f"cpu_to_node of physical node {nid}: {sorted(pairs)}, expected spread over {sorted(fakes)}")
+        pairs = dict(tuple(map(int, w.split(":"))) for w in line.split()[3:])
+        if not pairs or set(pairs) != set(g.links):
+            errors.append(f"getcpu: reported for cpus {sorted(pairs)}, links of cpus {sorted(g.links)}")
+        for cpu, node in sorted(pairs.items()):
+            if g.links.get(cpu) != {node}:
+                errors.append(f"getcpu on cpu{cpu} says node {node}, the cpu links {sorted(g.links.get(cpu, ()))}")
     # banks=K: every boundary between two nodes lies within one boundary
     # unit of a bank region's edge, RAM split into K equal regions from
     # its start (the Pi 5 with SDRAM_BANKLOW=1 takes bank[3:1] from the
@@ -896,7 +916,7 @@ def judge(a, text):
                               f"more than one unit ({m.unit // MiB} MiB)")
         bank_note = f" banks: distances {','.join(dists)} MiB, largest {worst // MiB} MiB" + \
             (f", at a CMA pool's edge {','.join(map(str, excused))} MiB" if excused else "")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|spreadcpus|numactl-suite|fallback|cpuset)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|getcpu|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -953,10 +973,11 @@ def selftest():
             out.append(f"RIG zone node {nid} start_pfn {st // page} end_pfn {en // page} present {present // page}")
         out.insert(0, f"RIG meminfo MemTotal {sum(kbs) if memtotal is None else memtotal}")
         if links is None:
+            # Every CPU on the first (lowest) node that lists it.
             links = {}
-            for n in nodes:
+            for n in sorted(nodes, key=lambda n: n[1]):
                 for c in cpus(n[3]):
-                    links.setdefault(c, []).append(n[0])
+                    links.setdefault(c, [n[0]])
         for c, ns in sorted(links.items()):
             out.append(f"RIG cpu {c} node {','.join(map(str, ns))}")
         return "\n".join(out + list(extra) + (["RIG done"] if done else []))
@@ -986,6 +1007,11 @@ def selftest():
             dist = ",".join("10" if phys[x] == phys[y] else "20" for y in order)
             out.append((ids[x], spans[x][0], spans[x][1], spans[x][2], dist))
         return sorted(out)
+
+    def suite_rcs(**rc):
+        return [f"RIG numactl {t} rc {rc.get(t, 0)}" for t in
+                "bind_range checkaffinity checktopology distance move_pages nodemap "
+                "numademo regress tbitmap migrate_pages mbind_mig_pages".split()]
 
     ok_ksft = ["KSFT # Totals: pass:11 fail:0 xfail:0 xpass:0 skip:0 error:0"]
     qemu32 = fw2.format(a="3G", b="1G")
@@ -1017,6 +1043,12 @@ def selftest():
         ("Pi 5 map, banks=8: boundaries on the eighths", case(dt="pi5-map", cmdline="numa=fake=8",
                                                            expect="count=8 banks=8"),
          report(flat(8), extra=[cma_line.format(G + 928 * MiB)])),
+        ("numactl-suite: the two failures the shared CPU lists explain",
+         case(expect="count=4 numactl-suite"),
+         report(flat(4), extra=suite_rcs(checkaffinity=1, checktopology=1) + [
+             "NUMACTL checkaffinity: --show doesn't agree with cpunodebind for node 1",
+             "NUMACTL checktopology: Skipping cpu less node1",
+             "NUMACTL checktopology: node3 doesn't have cpu 0"])),
     ]
     bad = [
         ("count", "count", case(), report(flat(3, sizes=[2 * G, G, G]))),
@@ -1043,7 +1075,11 @@ def selftest():
         ("ids: second firmware node renumbered", "ids", case(qemu=qemu22),
          report(two((2, 2), ids=[0, 1, 2, 3]))),
         ("cpus: cpulist", "cpus", case(), report(flat(4)[:3] + [(3, 4 * G, 5 * G, "0-2", "10,10,10,10")])),
-        ("cpus: links", "cpus", case(), report(flat(4), links={c: [0] for c in range(4)})),
+        ("cpus: two links", "cpus", case(), report(flat(4), links={c: [0, 1] for c in range(4)})),
+        ("cpus: a CPU on a later fake node", "cpus", case(),
+         report(flat(4), links={0: [0], 1: [1], 2: [0], 3: [0]})),
+        ("cpus: a CPU linked to a node that does not list it", "cpus", case(qemu=qemu22),
+         report(two([2, 2]), links={0: [1], 1: [0], 2: [1], 3: [1]})),
         ("distance", "distance", case(), report(flat(4)[:3] + [(3, 4 * G, 5 * G, "0-3", "10,10,10,20")])),
         ("log: warning", "log", case(), report(flat(4), extra=["WARNING: CPU: 0 PID: 1 at mm/page_alloc.c"])),
         ("floor", "floor", case(pages="4k", mem="256M", smp="1", expect="count=16", cmdline="numa=fake=16"),
@@ -1094,8 +1130,10 @@ def selftest():
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_pages_migrated=12"])),
         ("nomigrate: balancing idle", "not active", case(expect="count=4 nomigrate"),
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=0 numa_pages_migrated=0"])),
-        ("spreadcpus: CPUs on one node", "cpu_to_node", case(expect="count=4 spreadcpus"),
-         report(flat(4), extra=["RIG numaload cpu-node 0:0 1:0 2:0 3:0"])),
+        ("getcpu: a node other than the link", "getcpu", case(expect="count=4 getcpu"),
+         report(flat(4), extra=["RIG numaload cpu-node 0:0 1:1 2:0 3:0"])),
+        ("getcpu: a CPU not reported", "getcpu", case(expect="count=4 getcpu"),
+         report(flat(4), extra=["RIG numaload cpu-node 0:0 1:0 2:0"])),
         ("cpuset: pages outside cpuset.mems", "cpuset", case(expect="count=4 cpuset"),
          report(flat(4), extra=["RIG cpuset a mems 0-1 pages 0:10 2:5", "RIG cpuset b mems 2-3 pages 2:10"])),
         ("banks: a boundary a block off its bank region", "banks",
@@ -1109,6 +1147,18 @@ def selftest():
          case(dt="pi5-map-61", cmdline="numa=fake=8", expect="count=8 banks=8 slack=512"),
          report(flat(8, sizes=[768 * MiB, 256 * MiB] + [512 * MiB] * 6),
                 extra=[cma_line.replace("64 MiB", "320 MiB").format(G + 416 * MiB)])),
+        ("numactl-suite: checktopology misses a CPU of another physical node", "checktopology",
+         case(qemu=qemu22, expect="count=4 numactl-suite"),
+         report(two([2, 2]), extra=suite_rcs(checktopology=1) + [
+             "NUMACTL checktopology: node3 doesn't have cpu 0"])),
+        ("numactl-suite: checktopology misses a CPU no node lists", "checktopology",
+         case(expect="count=4 numactl-suite"),
+         report(flat(4), extra=suite_rcs(checktopology=1) + [
+             "NUMACTL checktopology: node1 doesn't have cpu 7"])),
+        ("numactl-suite: checktopology fails for another reason", "checktopology",
+         case(expect="count=4 numactl-suite"),
+         report(flat(4), extra=suite_rcs(checktopology=1) + [
+             "NUMACTL checktopology: numactl --hardware doesnt report all nodes"])),
         ("numactl-suite: a test failed", "numactl", case(expect="count=4 numactl-suite"),
          report(flat(4), extra=[f"RIG numactl {t} rc {1 if t == 'distance' else 0}" for t in
                                 "bind_range checkaffinity checktopology distance move_pages nodemap "
