@@ -8,6 +8,14 @@
  *                                         touching its own MIB
  *        numaload threads T MIB SECONDS   one process, T threads touching
  *                                         one shared buffer of MIB
+ *        numaload siblings T MIB SECONDS NODES
+ *                                         threads, with the buffer first
+ *                                         touched and then moved page by
+ *                                         page over NODES in turn (for
+ *                                         example 0.1.2.3: fake nodes of
+ *                                         the workers' physical node), as
+ *                                         memory that spilled over to a
+ *                                         sibling would be
  * Output: page counts per node (move_pages), the CPUs the workers ran on
  * at the end, and the change of the /proc/vmstat NUMA counters.
  */
@@ -86,6 +94,44 @@ static int where(const char *who, char *mem, size_t bytes, size_t page)
 	return 0;
 }
 
+/* Touch every page, then move page i to the i-th of NODES in turn. */
+static int spread_over(char *mem, size_t bytes, size_t page, const char *list)
+{
+	size_t count = bytes / page, i;
+	void **pages = calloc(count, sizeof(*pages));
+	int *to = calloc(count, sizeof(*to)), *status = calloc(count, sizeof(*status));
+	int nodes[MAX_NODES], nr = 0, moved = 0;
+	const char *p = list;
+	char *end;
+
+	while (*p && nr < MAX_NODES) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		nodes[nr++] = v;
+		p = end;
+	}
+	if (!pages || !to || !status || !nr)
+		return -1;
+	for (i = 0; i < count; i++) {
+		mem[i * page] = 1;
+		pages[i] = mem + i * page;
+		to[i] = nodes[i % nr];
+	}
+	if (syscall(__NR_move_pages, 0, count, pages, to, status, 0) < 0)
+		return -1;
+	for (i = 0; i < count; i++)
+		moved += status[i] == to[i];
+	printf("RIG numaload moved %d of %zu pages over nodes %s\n", moved, count, list);
+	free(pages);
+	free(to);
+	free(status);
+	return 0;
+}
+
 static char *buffer(size_t bytes)
 {
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -106,8 +152,9 @@ int main(int argc, char **argv)
 	cpu_set_t allowed;
 	unsigned int c;
 
-	if (argc != 5 || (strcmp(argv[1], "procs") && strcmp(argv[1], "threads"))) {
-		fprintf(stderr, "usage: numaload procs|threads N MIB SECONDS\n");
+	if (!(argc == 5 && (!strcmp(argv[1], "procs") || !strcmp(argv[1], "threads"))) &&
+	    !(argc == 6 && !strcmp(argv[1], "siblings"))) {
+		fprintf(stderr, "usage: numaload procs|threads N MIB SECONDS | siblings N MIB SECONDS NODES\n");
 		return 2;
 	}
 	n = atoi(argv[2]);
@@ -139,13 +186,17 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	read_numa_counters(before);
 
-	if (!strcmp(argv[1], "threads")) {
+	if (strcmp(argv[1], "procs")) {
 		struct work w[64];
 		pthread_t t[64];
 		char *mem = buffer(bytes);
 
 		if (!mem) {
 			printf("RIG numaload error: mmap failed\n");
+			return 1;
+		}
+		if (argc == 6 && spread_over(mem, bytes, page, argv[5])) {
+			printf("RIG numaload error: cannot move pages over nodes %s\n", argv[5]);
 			return 1;
 		}
 		for (i = 0; i < n; i++) {
