@@ -17,12 +17,16 @@ emu|noemu)
 	frags+=("$TOP/configs/numa.config")
 	f=$TOP/configs/$VARIANT-${KERNEL}.config
 	[ -f "$f" ] && frags+=("$f") ;;
+standin)	# emulation, booting the Raspberry Pi OS stand-in from a disk
+	frags+=("$TOP/configs/numa.config" "$TOP/configs/standin.config")
+	f=$TOP/configs/emu-${KERNEL}.config
+	[ -f "$f" ] && frags+=("$f") ;;
 acpi)	# emulation on a UEFI/ACPI kernel
 	frags+=("$TOP/configs/numa.config" "$TOP/configs/acpi.config")
 	f=$TOP/configs/emu-${KERNEL}.config
 	[ -f "$f" ] && frags+=("$f") ;;
 nonuma) ;;
-*) die "VARIANT=$VARIANT is not known (emu, noemu, acpi, nonuma)" ;;
+*) die "VARIANT=$VARIANT is not known (emu, noemu, acpi, standin, nonuma)" ;;
 esac
 frags+=("$@")
 

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Judge what the tools people run printed on the stand-in (standin/clients).
+
+The kernel's own view (the RIG node, cpu and has_cpu lines: cpulists, the
+one cpuX/nodeY link of each CPU, MemTotal per node) is first held to the
+rules of the case (the node count, and the CPUs of each physical node as
+the firmware gave them); then every tool is held to that view, by what it
+prints: node count, CPUs per node, the node of each CPU, memory per node,
+an interleave where a policy asks for one, no crash and no warning.
+
+Usage: clients.py OUT --nodes N --phys CPUS[;CPUS...] [--policy interleave]
+Prints one line per tool, "ok TOOL: ..." or "FAIL TOOL: ...", then a
+summary; exit status 1 if anything failed. clients.py --selftest shows
+each check failing on output that breaks it.
+"""
+import argparse
+import re
+import sys
+
+
+def cpuset(text):
+    out = set()
+    for part in text.replace(" ", ",").split(","):
+        if part:
+            a, _, b = part.partition("-")
+            out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def sections(text):
+    """{name: (rc, [lines])} from RIG begin/end brackets."""
+    out, cur, buf = {}, None, []
+    for ln in text.splitlines():
+        m = re.match(r"RIG begin (\S+)$", ln)
+        if m:
+            cur, buf = m.group(1), []
+            continue
+        m = re.match(r"RIG end (\S+) rc (\d+)$", ln)
+        if m and m.group(1) == cur:
+            out[cur] = (int(m.group(2)), buf)
+            cur = None
+            continue
+        if cur:
+            buf.append(ln)
+    return out
+
+
+def even(counts, nodes, total):
+    """Pages spread over exactly these nodes, each within 1 of its share."""
+    share = total / len(nodes)
+    return set(counts) == set(nodes) and all(abs(counts[n] - share) <= 1 for n in nodes)
+
+
+def page_counts(line):
+    return {int(a): int(b) for a, b in re.findall(r" (\d+):(\d+)", line.split(":", 1)[1])}
+
+
+def judge(text, nodes, phys, policy):
+    res = []
+
+    def check(tool, errs, detail):
+        res.append((tool, errs, detail))
+
+    rig = [ln.split() for ln in text.splitlines() if ln.startswith("RIG ")]
+    knodes = {int(w[2]): {"cpus": cpuset(w[4]) if w[3] == "cpulist" and len(w) > 6 else set(),
+                          "kb": int(w[-1])} for w in rig if w[1] == "node"}
+    links = {int(w[2]): [int(x[4:]) for x in w[4:]] for w in rig if w[1] == "cpu"}
+    mem_nodes = sorted(n for n, v in knodes.items() if v["kb"] > 0)
+    sec = sections(text)
+    errs = []
+    if len(knodes) != nodes:
+        errs.append(f"{len(knodes)} nodes in sysfs, the case gives {nodes}")
+    for n, v in sorted(knodes.items()):
+        if v["cpus"] and v["cpus"] not in phys:
+            errs.append(f"node{n} lists cpus {sorted(v['cpus'])}, not the CPUs of one physical node")
+    own = {}
+    for c, ls in sorted(links.items()):
+        if len(ls) != 1 or c not in knodes.get(ls[0], {}).get("cpus", set()):
+            errs.append(f"cpu{c} links nodes {ls}, not one node that lists it")
+        else:
+            own[c] = ls[0]
+    if not links:
+        errs.append("no CPUs reported")
+    check("sysfs", errs, f"{len(knodes)} nodes, cpu nodes {sorted(own.items())}")
+
+    def tool(name, fn):
+        if name not in sec:
+            check(name, ["did not run (no RIG begin/end)"], "")
+            return
+        rc, lines = sec[name]
+        errs = []
+        bad = [ln for ln in lines if re.search(r"(?i)\b(warning|error|segmentation fault|core dumped|abort)", ln)]
+        if bad:
+            errs.append(f"says: {bad[0].strip()[:120]}")
+        if rc:
+            errs.append(f"exit status {rc}")
+        detail = fn(lines, errs) or ""
+        check(name, errs, detail)
+
+    def apt(lines, errs):
+        if not any(re.match(r"Setting up numactl ", ln) for ln in lines):
+            errs.append("numactl was not set up")
+        return "numactl installed from the local repository"
+    tool("apt-install", apt)
+
+    def numactl(lines, errs):
+        txt = "\n".join(lines)
+        m = re.search(r"^available: (\d+) nodes", txt, re.M)
+        if not m or int(m.group(1)) != nodes:
+            errs.append(f"available: {m.group(1) if m else '?'} nodes, expected {nodes}")
+        for n, v in knodes.items():
+            c = re.search(rf"^node {n} cpus:(.*)$", txt, re.M)
+            if not c or cpuset(c.group(1).strip()) != v["cpus"]:
+                errs.append(f"node {n} cpus {c.group(1).strip() if c else '?'}, sysfs lists {sorted(v['cpus'])}")
+            s = re.search(rf"^node {n} size: (\d+) MB", txt, re.M)
+            if not s or abs(int(s.group(1)) - v["kb"] // 1024) > 1:
+                errs.append(f"node {n} size {s.group(1) if s else '?'} MB, MemTotal {v['kb'] // 1024} MB")
+        return f"{nodes} nodes, CPUs and sizes as sysfs"
+    tool("numactl-hardware", numactl)
+
+    def lscpu(lines, errs):
+        txt = "\n".join(lines)
+        m = re.search(r"^NUMA node\(s\):\s+(\d+)", txt, re.M)
+        if not m or int(m.group(1)) != nodes:
+            errs.append(f"NUMA node(s): {m.group(1) if m else '?'}, expected {nodes}")
+        for n, v in knodes.items():
+            c = re.search(rf"^NUMA node{n} CPU\(s\):\s*(.*)$", txt, re.M)
+            if not c or cpuset(c.group(1).strip()) != v["cpus"]:
+                errs.append(f"NUMA node{n} CPU(s): {c.group(1).strip() if c else '?'}, sysfs {sorted(v['cpus'])}")
+        return f"{nodes} NUMA nodes, CPU lists as sysfs"
+    tool("lscpu", lscpu)
+
+    def lscpu_e(lines, errs):
+        got = {int(a): int(b) for a, b in (ln.split() for ln in lines[1:] if re.match(r"\s*\d+\s+\d+\s*$", ln))}
+        if got != own:
+            errs.append(f"lscpu -e CPU:NODE {sorted(got.items())}, the links {sorted(own.items())}")
+        return "every CPU on its linked node"
+    tool("lscpu-e", lscpu_e)
+
+    def lstopo(lines, errs):
+        got = sorted(int(x) for x in re.findall(r"NUMANode L#\d+ \(P#(\d+)", "\n".join(lines)))
+        if got != sorted(knodes):
+            errs.append(f"NUMANodes {got}, sysfs has {sorted(knodes)}")
+        return f"NUMANodes {got}"
+    tool("lstopo", lstopo)
+
+    def lstopo_xml(lines, errs):
+        txt = "\n".join(lines)
+        got = sorted(int(x) for x in re.findall(r'type="NUMANode" os_index="(\d+)"', txt))
+        if got != sorted(knodes):
+            errs.append(f"XML NUMANodes {got}, sysfs has {sorted(knodes)}")
+        return f"XML NUMANodes {got}"
+    tool("lstopo-xml", lstopo_xml)
+
+    def numastat(lines, errs):
+        head = next((ln for ln in lines if re.search(r"Node \d+", ln) and "Total" in ln), "")
+        got = [int(x) for x in re.findall(r"Node (\d+)", head)]
+        if got != sorted(knodes):
+            errs.append(f"numastat -m columns {got}, sysfs has {sorted(knodes)}")
+        row = next((ln.split() for ln in lines if ln.startswith("MemTotal")), [])
+        for i, n in enumerate(got):
+            if len(row) > i + 1 and abs(float(row[i + 1]) - knodes[n]["kb"] / 1024) > 1:
+                errs.append(f"numastat MemTotal of node {n}: {row[i + 1]} MB, sysfs {knodes[n]['kb'] / 1024:.0f}")
+        return f"columns {got}"
+    tool("numastat-m", numastat)
+
+    def atop(lines, errs):
+        num = {int(ln.split()[6]) for ln in lines if ln.startswith("NUM ") and len(ln.split()) > 6}
+        if num != set(mem_nodes) and num != set(knodes):
+            errs.append(f"atop NUM lines for nodes {sorted(num)}, sysfs has {sorted(knodes)}")
+        return f"NUM lines for nodes {sorted(num)}"
+    tool("atop", atop)
+
+    def mpstat(lines, errs):
+        got = sorted({int(w[2]) for w in (ln.split() for ln in lines)
+                      if len(w) > 2 and w[0] == "Average:" and re.fullmatch(r"\d+", w[2])})
+        if got != sorted(knodes):
+            errs.append(f"mpstat -N ALL shows nodes {got}, sysfs has {sorted(knodes)}")
+        return f"nodes {got}"
+    tool("mpstat", mpstat)
+
+    def stress(lines, errs):
+        if not any("successful run completed" in ln for ln in lines):
+            errs.append("no 'successful run completed'")
+        return "stress-ng --numa completed"
+    tool("stress-ng", stress)
+
+    def nodeofcpu(lines, errs):
+        got = {int(w[3]): (int(w[5]), int(w[7])) for w in (ln.split() for ln in lines)
+               if w[:2] == ["RIG", "nodeofcpu"]}
+        if set(got) != set(own):
+            errs.append(f"reported cpus {sorted(got)}, sysfs {sorted(own)}")
+        for c, (g, l) in sorted(got.items()):
+            if not (g == l == own.get(c)):
+                errs.append(f"cpu{c}: getcpu {g}, numa_node_of_cpu {l}, link {own.get(c)}")
+        return "getcpu, numa_node_of_cpu and the link agree on every CPU"
+    tool("nodeofcpu", nodeofcpu)
+
+    def spread(lines, errs, want_policy, shown):
+        """Pages of a task under want_policy; shown: whether the tool
+        printed the policy /proc/self/numa_maps shows."""
+        pol = next((ln.strip() for ln in lines if re.fullmatch(r"(interleave:\S+|default)", ln.strip())), "")
+        pg = next((ln for ln in lines if ln.startswith("RIG pages ")), "")
+        counts = page_counts(pg) if pg else {}
+        if not counts:
+            errs.append("no page counts")
+        if shown and want_policy == "interleave" and \
+                (not pol.startswith("interleave:") or cpuset(pol.split(":", 1)[1]) != set(mem_nodes)):
+            errs.append(f"numa_maps shows {pol or 'nothing'}, expected interleave over {mem_nodes}")
+        if want_policy == "interleave" and counts and not even(counts, mem_nodes, sum(counts.values())):
+            errs.append(f"pages {sorted(counts.items())} not even over nodes {mem_nodes}")
+        return f"{pol + ', ' if pol else ''}pages {sorted(counts.items())}"
+
+    tool("default-pages", lambda ln, e: spread(ln, e, policy, False))
+    tool("service", lambda ln, e: spread(ln, e, "interleave", True))
+    tool("system-conf", lambda ln, e: spread(ln, e, "interleave", True))
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--nodes", type=int)
+    ap.add_argument("--phys", default="")
+    ap.add_argument("--policy", default="")
+    ap.add_argument("--selftest", action="store_true")
+    a = ap.parse_args()
+    if a.selftest:
+        return selftest()
+    phys = [cpuset(p) for p in a.phys.split(";") if p]
+    res = judge(open(a.out, errors="replace").read(), a.nodes, phys, a.policy)
+    bad = 0
+    for tool, errs, detail in res:
+        if errs:
+            bad += 1
+            print(f"FAIL {tool}: " + "; ".join(errs))
+        else:
+            print(f"ok {tool}: {detail}")
+    print(f"{len(res) - bad} of {len(res)} tools agree")
+    return 1 if bad else 0
+
+
+def selftest():
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
