@@ -1,6 +1,6 @@
 #!/bin/bash
-# Boot the Raspberry Pi OS stand-in (scripts/standin.sh) once, on a
-# copy-on-write overlay of its disk, with the kernel command line the
+# Boot the Raspberry Pi OS stand-in (scripts/standin.sh) once, its disk in
+# QEMU's snapshot mode (writes are discarded), with the kernel command line the
 # boot partition's cmdline.txt holds plus CMDLINE, as the Pi's firmware
 # would pass it. The rig's job (rig.run= in CMDLINE) writes its output to
 # the virtio console, OUT; the serial console (kernel and systemd) goes
@@ -10,21 +10,21 @@
 . "$(dirname "$0")/lib.sh"
 kernel=$1 disk=$2 log=$3 out=$4
 mkdir -p "$(dirname "$log")" "$(dirname "$out")"
-overlay=$log.qcow2
-rm -f "$overlay" "$out"
-qemu-img create -q -f qcow2 -b "$disk" -F raw "$overlay" || die "qemu-img failed"
+rm -f "$out"
 # cmdline.txt from the FAT partition (4 MiB into the disk).
 cmd=$(mtype -i "$disk@@4M" ::cmdline.txt | head -1 | tr -d '\r')
 [ -n "$cmd" ] || die "no cmdline.txt on $disk"
+# The virtio console is the rig's channel, not a login console: no getty
+# there (its vhangup would cut the job's output).
+rigcons=systemd.mask=serial-getty@hvc0.service
 rc=0
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "${TIMEOUT:-600}" qemu-system-aarch64 -M virt -cpu cortex-a76 \
 	-smp "${SMP:-4}" -m "${MEM:-4G}" -nographic -no-reboot -nic none \
-	-kernel "$kernel" -append "panic=-1 ${PRE_CMDLINE:-} $cmd ${CMDLINE:-}" \
-	-drive file="$overlay",format=qcow2,if=none,id=d0 -device virtio-blk-pci,drive=d0 \
+	-kernel "$kernel" -append "panic=-1 ${PRE_CMDLINE:-} $cmd ${CMDLINE:-} $rigcons" \
+	-drive file="$disk",format=raw,if=none,id=d0,snapshot=on -device virtio-blk-pci,drive=d0 \
 	-device virtio-serial-pci -chardev file,id=h0,path="$out" -device virtconsole,chardev=h0 \
 	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
-rm -f "$overlay"
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 if ! grep -q '^RIG done' "$out" 2>/dev/null; then
 	tail -20 "$log" >&2
