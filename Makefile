@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK
 
-.PHONY: run check mutants compare bench guide fresh tree refresh kernel initramfs clean
+.PHONY: run check mutants compare bench guide fresh clients tree refresh kernel initramfs clean
 
 run:
 	@scripts/run.sh
@@ -26,6 +26,9 @@ guide:
 
 fresh:
 	@scripts/fresh.sh
+
+clients:
+	@tests/clients.sh
 
 tree:
 	@scripts/deps.sh && scripts/tree.sh
