@@ -102,15 +102,21 @@ def judge(text, nodes, phys, policy):
         return "numactl installed from the local repository"
     tool("apt-install", apt)
 
+    def count_and_cpus(txt, errs, count_re, cpus_re, label):
+        """A tool's node count (count_re) and each node's CPU list
+        (cpus_re, formatted with the node) against sysfs."""
+        m = re.search(count_re, txt, re.M)
+        if not m or int(m.group(1)) != nodes:
+            errs.append(f"{label}: {m.group(1) if m else '?'} nodes, expected {nodes}")
+        for n, v in knodes.items():
+            c = re.search(cpus_re.format(n=n), txt, re.M)
+            if not c or cpuset(c.group(1).strip()) != v["cpus"]:
+                errs.append(f"{label}: node {n} CPUs {c.group(1).strip() if c else '?'}, sysfs {sorted(v['cpus'])}")
+
     def numactl(lines, errs):
         txt = "\n".join(lines)
-        m = re.search(r"^available: (\d+) nodes", txt, re.M)
-        if not m or int(m.group(1)) != nodes:
-            errs.append(f"available: {m.group(1) if m else '?'} nodes, expected {nodes}")
+        count_and_cpus(txt, errs, r"^available: (\d+) nodes", r"^node {n} cpus:(.*)$", "numactl")
         for n, v in knodes.items():
-            c = re.search(rf"^node {n} cpus:(.*)$", txt, re.M)
-            if not c or cpuset(c.group(1).strip()) != v["cpus"]:
-                errs.append(f"node {n} cpus {c.group(1).strip() if c else '?'}, sysfs lists {sorted(v['cpus'])}")
             s = re.search(rf"^node {n} size: (\d+) MB", txt, re.M)
             if not s or abs(int(s.group(1)) - v["kb"] // 1024) > 1:
                 errs.append(f"node {n} size {s.group(1) if s else '?'} MB, MemTotal {v['kb'] // 1024} MB")
@@ -118,14 +124,8 @@ def judge(text, nodes, phys, policy):
     tool("numactl-hardware", numactl)
 
     def lscpu(lines, errs):
-        txt = "\n".join(lines)
-        m = re.search(r"^\s*NUMA node\(s\):\s+(\d+)", txt, re.M)
-        if not m or int(m.group(1)) != nodes:
-            errs.append(f"NUMA node(s): {m.group(1) if m else '?'}, expected {nodes}")
-        for n, v in knodes.items():
-            c = re.search(rf"^\s*NUMA node{n} CPU\(s\):[ \t]*(.*)$", txt, re.M)
-            if not c or cpuset(c.group(1).strip()) != v["cpus"]:
-                errs.append(f"NUMA node{n} CPU(s): {c.group(1).strip() if c else '?'}, sysfs {sorted(v['cpus'])}")
+        count_and_cpus("\n".join(lines), errs, r"^\s*NUMA node\(s\):\s+(\d+)",
+                       r"^\s*NUMA node{n} CPU\(s\):[ \t]*(.*)$", "lscpu")
         return f"{nodes} NUMA nodes, CPU lists as sysfs"
     tool("lscpu", lscpu)
 
@@ -239,7 +239,7 @@ def main():
     ap.add_argument("--policy", default="")
     a = ap.parse_args()
     phys = [cpuset(p) for p in a.phys.split(";") if p]
-    res = judge(open(a.out, errors="replace").read(), a.nodes, phys, a.policy)
+    res = judge(open(a.out, errors="replace").read().replace("\r", ""), a.nodes, phys, a.policy)
     bad = 0
     for tool, errs, detail in res:
         if errs is None:
