@@ -6,6 +6,8 @@
 . "$(dirname "$0")/../scripts/lib.sh"
 LOGS=${LOGS:-$BUILD/logs/clients}
 mkdir -p "$LOGS"
+EXTRA_PKGS="debootstrap dpkg-dev mtools dosfstools" step "checking packages" "$TOP/scripts/deps.sh" >&2
+"$TOP/scripts/tree.sh" >&2
 kernel=$(VARIANT=standin step "build $KERNEL stand-in kernel" "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
 	{ echo "FAIL|clients-build|$(grep -m1 error "$LOGS/build.log" || tail -1 "$LOGS/build.log")"; exit 0; }
 disk=$(step "the Raspberry Pi OS stand-in" "$TOP/scripts/standin.sh" "$kernel" 2>"$LOGS/standin.log") ||
