@@ -7,21 +7,29 @@
 # so that "sudo apt-get install -y numactl" works offline.
 # Usage: standin.sh KERNEL_IMAGE   (a kernel built with VARIANT=standin)
 # Prints the disk image's path. The image is cached outside build/, keyed
-# by the package lists and the files that make it; debootstrap's first
-# stage runs on the host (no arm64 code), its second stage once inside a
-# QEMU guest booted from the new disk.
+# by the package lists, the mirror and the files that make it (not by the
+# jobs: scripts/standin-boot.sh delivers those on a disk of their own at
+# each boot); debootstrap's first stage runs on the host (no arm64 code),
+# its second stage once inside a QEMU guest booted from the new disk.
 . "$(dirname "$0")/lib.sh"
 kernel=${1:?usage: standin.sh KERNEL_IMAGE}
 BASE=systemd,systemd-sysv,udev,dbus,sudo,kmod,procps,dosfstools,libnuma1,hwloc-nox,atop,sysstat,stress-ng
 REPO=numactl,gcc,libc6-dev
 MIRROR=${STANDIN_MIRROR:-http://deb.debian.org/debian}
-key=$( (echo "$BASE $REPO"; cat "$0" "$TOP"/standin/*) | sha1sum | cut -c1-16)
+IMAGE_FILES="stage2 rig-guest rig.service rig-numapolicy.service"
+key=$( (echo "$BASE $REPO $MIRROR"; cat "$0"; for f in $IMAGE_FILES; do cat "$TOP/standin/$f"; done) |
+	sha1sum | cut -c1-16)
 cache=${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/numa-emu-standin
 { mkdir -p "$cache" && [ -w "$cache" ]; } 2>/dev/null || cache=$BUILD/standin-cache
+mkdir -p "$cache"
 img=$cache/standin-$key.img
+# One build at a time; a second caller waits, then finds the image.
+exec 9>"$cache/.lock"
+flock 9
 [ -f "$img" ] && { echo "$img"; exit 0; }
 
 work=$BUILD/standin
+trap 'as_root rm -rf "$work/root" "$work/dl" "$work/root.img"; rm -f "$img.tmp"' EXIT
 as_root rm -rf "$work"
 mkdir -p "$work/debs"
 root=$work/root
@@ -41,12 +49,10 @@ done
 (cd "$repo" && dpkg-scanpackages -m . 2>/dev/null) | as_root tee "$repo/Packages" >/dev/null
 grep -q '^Package: numactl$' "$repo/Packages" || die "the local repository has no numactl"
 
-# The rig's files: the first boot's init, the job runner and its jobs.
-"${CROSS_COMPILE}gcc" -O2 -Wall -Werror -o "$work/rigtool" "$TOP/standin/rigtool.c" ||
-	die "cannot build standin/rigtool.c"
+# The rig's files: the first boot's init and the job runner (the jobs come
+# at boot, on a disk of their own).
 as_root install -m 0755 "$TOP/standin/stage2" "$root/rig-stage2"
 as_root install -D -m 0755 "$TOP/standin/rig-guest" "$root/usr/local/sbin/rig-guest"
-as_root install -D -m 0755 -t "$root/usr/local/lib/rig" "$TOP/standin/clients" "$work/rigtool"
 as_root install -D -m 0644 -t "$root/etc/systemd/system" "$TOP/standin/rig.service" \
 	"$TOP/standin/rig-numapolicy.service"
 
@@ -54,8 +60,12 @@ as_root install -D -m 0644 -t "$root/etc/systemd/system" "$TOP/standin/rig.servi
 boot_mib=256 root_mib=2048
 as_root mke2fs -q -t ext4 -L rootfs -d "$root" "$work/root.img" "${root_mib}M" ||
 	die "mke2fs failed"
-mkfs.vfat -C -n bootfs "$work/boot.img" $((boot_mib * 1024)) >/dev/null 2>&1 || die "mkfs.vfat failed"
-printf 'console=ttyAMA0 root=/dev/vda2 rootfstype=ext4 fsck.repair=yes rootwait\n' >"$work/cmdline.txt"
+mkfs.vfat -F 32 -C -n bootfs "$work/boot.img" $((boot_mib * 1024)) >/dev/null 2>&1 ||
+	die "mkfs.vfat failed"
+# Raspberry Pi OS names the root by PARTUUID: the MBR's disk signature
+# (below) and the partition number.
+printf 'console=ttyAMA0 root=PARTUUID=6e756d61-02 rootfstype=ext4 fsck.repair=yes rootwait\n' \
+	>"$work/cmdline.txt"
 printf '[all]\narm_64bit=1\nkernel=kernel_2712.img\n' >"$work/config.txt"
 mcopy -i "$work/boot.img" "$work/cmdline.txt" "$work/config.txt" ::
 truncate -s $(((4 + boot_mib + root_mib + 1) * 1024 * 1024)) "$work/disk.img"
@@ -79,10 +89,11 @@ as_root rm -rf "$root" "$work/dl" "$work/root.img"
 log=$work/stage2.log
 step "debootstrap --second-stage (in QEMU)" timeout --foreground -k 5 "${STANDIN_TIMEOUT:-2400}" \
 	qemu-system-aarch64 -M virt -cpu cortex-a76 -smp 2 -m 2G -nographic -no-reboot -nic none \
-	-kernel "$kernel" -append "console=ttyAMA0 panic=-1 root=/dev/vda2 rw rootwait init=/rig-stage2" \
+	-kernel "$kernel" -append "console=ttyAMA0 panic=-1 root=PARTUUID=6e756d61-02 rw rootwait init=/rig-stage2" \
 	-drive file="$work/disk.img",format=raw,if=none,id=d0 -device virtio-blk-pci,drive=d0 \
 	</dev/null >"$log" 2>&1 || true
 grep -q '^RIG stage2 ok' <(tr -d '\r' <"$log") || { tail -20 "$log" >&2; die "the second stage failed ($log)"; }
 mv "$work/disk.img" "$img.tmp" && mv "$img.tmp" "$img"
+trap - EXIT
 say "stand-in: $img ($(du -m "$img" | cut -f1) MiB on disk)"
 echo "$img"

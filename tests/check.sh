@@ -153,7 +153,13 @@ say "per-patch builds took $(($(date +%s) - t0)) s"
 # Layer 7: the README's Raspberry Pi 5 guide, followed as written.
 layer guide "" "$TOP/tests/guide.sh"
 
-# Layer 8: a fixed sample of the mutants (make mutants runs them all):
+# Layer 8: the real clients on the Raspberry Pi OS stand-in (Debian 12
+# arm64 with systemd), one result per case of tests/clients.txt.
+t0=$(date +%s)
+layer clients "$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/clients.txt")" "$TOP/tests/clients.sh"
+say "real clients took $(($(date +%s) - t0)) s"
+
+# Layer 9: a fixed sample of the mutants (make mutants runs them all):
 # each plausible defect must be caught by some layer.
 t0=$(date +%s)
 layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \

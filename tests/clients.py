@@ -3,11 +3,14 @@
 
 The kernel's own view (the RIG node, cpu and has_cpu lines: cpulists, the
 one cpuX/nodeY link of each CPU, has_cpu, MemTotal per node) is first
-held to the rules of the case (loosely: a node lists its physical node's
-CPUs or none, so that both layouts compared pass it) (the node count, and the CPUs of each physical node as
-the firmware gave them); then every tool is held to that view, by what it
-prints: node count, CPUs per node, the node of each CPU, memory per node,
-an interleave where a policy asks for one, no crash and no warning.
+held to the rules of the case: the node count; a node lists the CPUs of
+one physical node as the firmware gave them, or none (loosely, so that
+mainline's layout, which lists them in every fake node, is judged by the
+same rules); every CPU links one node that lists it, the first node of
+its physical node (which keeps the firmware's id, the physical node's
+index here). Then every tool is held to that view, by what it prints:
+node count, CPUs per node, the node of each CPU, memory per node, an
+interleave where a policy asks for one, no crash and no warning.
 
 Usage: clients.py OUT --nodes N --phys CPUS[;CPUS...] [--policy interleave]
 Prints one line per tool, "ok TOOL: ...", "FAIL TOOL: ..." or "skip TOOL:
@@ -76,10 +79,15 @@ def judge(text, nodes, phys, policy):
             errs.append(f"node{n} lists cpus {sorted(v['cpus'])}, not the CPUs of one physical node")
     own = {}
     for c, ls in sorted(links.items()):
+        first = next((i for i, p in enumerate(phys) if c in p), None)
         if len(ls) != 1 or c not in knodes.get(ls[0], {}).get("cpus", set()):
             errs.append(f"cpu{c} links nodes {ls}, not one node that lists it")
-        else:
-            own[c] = ls[0]
+            continue
+        if ls[0] != first:
+            errs.append(f"cpu{c} links node{ls[0]}, not node{first}, the first node of its physical node")
+        own[c] = ls[0]
+    if not re.search(r"^RIG job rc 0$", text, re.M):
+        errs.append("the job did not finish (no 'RIG job rc 0')")
     if not links:
         errs.append("no CPUs reported")
     if has_cpu is None or not set(own.values()) <= has_cpu:
@@ -231,11 +239,21 @@ def judge(text, nodes, phys, policy):
                     + next((ln for ln in sec.get("default-pages", (0, []))[1] if ln.startswith("RIG pages")), "none")
                     + ")"))
     tool("service", lambda ln, e: spread(ln, e, "interleave", True))
-    # The job applies the drop-in with daemon-reexec, which systemd 252
-    # skips the NUMA policy on (daemon-reload would apply it); and where
-    # numa_policy= is given every task interleaves anyway. Not judged.
-    res.append(("system-conf", None, "not judged: the job's daemon-reexec does not apply "
-                "NUMAPolicy= (daemon-reload would), and numa_policy= would interleave without it"))
+
+    def system_conf(lines, errs):
+        """PID 1 after daemon-reload, then a service it starts: both
+        interleave over the memory nodes, and so do the service's pages.
+        Under numa_policy=interleave they would without system.conf."""
+        pols = [ln.strip() for ln in lines if re.fullmatch(r"(interleave:\S+|default)", ln.strip())]
+        if len(pols) != 2:
+            errs.append(f"policies shown {pols}, expected PID 1's and the service's")
+        for who, pol in zip(("PID 1", "the service"), pols):
+            if not pol.startswith("interleave:") or cpuset(pol.split(":", 1)[1]) != set(mem_nodes):
+                errs.append(f"{who}: {pol}, expected interleave over {mem_nodes}")
+        detail = spread([ln for ln in lines if ln.startswith("RIG pages ")], errs, "interleave", False)
+        return f"PID 1 and a service: {', '.join(pols)}; {detail}" + \
+            (" (numa_policy=interleave would give this alone)" if policy == "interleave" else "")
+    tool("system-conf", system_conf)
     return res
 
 

@@ -12,6 +12,8 @@ kernel=$(VARIANT=standin step "build $KERNEL stand-in kernel" "$TOP/scripts/buil
 	{ echo "FAIL|clients-build|$(grep -m1 error "$LOGS/build.log" || tail -1 "$LOGS/build.log")"; exit 0; }
 disk=$(step "the Raspberry Pi OS stand-in" "$TOP/scripts/standin.sh" "$kernel" 2>"$LOGS/standin.log") ||
 	{ echo "FAIL|clients-standin|$(grep -m1 error "$LOGS/standin.log" || tail -1 "$LOGS/standin.log")"; exit 0; }
+JOBS=$("$TOP/scripts/standin-jobs.sh" 2>"$LOGS/jobs.log") ||
+	{ echo "FAIL|clients-jobs|$(tail -1 "$LOGS/jobs.log")"; exit 0; }
 one() { # a line of tests/clients.txt
 	local name smp mem qemu pre post nodes phys policy v
 	IFS='|' read -r name smp mem qemu pre post nodes phys policy <<<"$1"
@@ -34,6 +36,6 @@ one() { # a line of tests/clients.txt
 	fi
 }
 export -f one
-export kernel disk LOGS TOP
+export kernel disk LOGS TOP JOBS
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/clients.txt" | tr '\n' '\0' |
 	xargs -0 -P 2 -I{} bash -c 'one "$1"' _ {}

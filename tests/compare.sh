@@ -28,6 +28,9 @@ run_side() { # kernel-version label
 	# rules (-S): on mainline it must not.
 	KERNEL=$v LOGS=$BUILD/logs/compare-$v step "boot matrix ($label)" \
 		"$TOP/tests/matrix.sh" "$RES/images-$v" "$RES/compare-$v.out"
+	# The real clients on the stand-in, with this side's stand-in kernel.
+	KERNEL=$v LOGS=$BUILD/logs/compare-$v/clients step "real clients ($label)" \
+		"$TOP/tests/clients.sh" >"$RES/clients-$v.out"
 }
 
 run_side 6.1 "this series"
@@ -35,5 +38,7 @@ run_side 6.12 "mainline 6.12"
 python3 "$TOP/tests/compare-table.py" "$TOP/tests/matrix.txt" \
 	"$RES/compare-6.1.out" "$RES/compare-6.12.out" \
 	"$BUILD/logs/compare-6.1" "$BUILD/logs/compare-6.12" >"$RES/compare.md"
+python3 "$TOP/tests/clients-table.py" "$TOP/tests/clients.txt" \
+	"$BUILD/logs/compare-6.1/clients" "$BUILD/logs/compare-6.12/clients" >>"$RES/compare.md"
 sed -n '1,/^| case/p' "$RES/compare.md" | head -n -1
 say "table: $RES/compare.md"
