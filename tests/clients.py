@@ -235,9 +235,17 @@ def judge(text, nodes, phys, policy):
     if policy == "interleave":
         tool("default-pages", lambda ln, e: spread(ln, e, policy, False))
     else:
-        res.append(("default-pages", None, "no policy to hold the pages to (reported: "
-                    + next((ln for ln in sec.get("default-pages", (0, []))[1] if ln.startswith("RIG pages")), "none")
-                    + ")"))
+        def local(lines, errs):
+            """The default (local) policy: the pages on a node that CPUs
+            link, while it has free memory (64 MiB here)."""
+            pg = next((ln for ln in lines if ln.startswith("RIG pages ")), "")
+            counts = page_counts(pg) if pg else {}
+            if not counts:
+                errs.append("no page counts")
+            elif not set(counts) <= set(own.values()):
+                errs.append(f"pages {sorted(counts.items())} on nodes no CPU links ({sorted(set(own.values()))})")
+            return f"pages {sorted(counts.items())}, local"
+        tool("default-pages", local)
     tool("service", lambda ln, e: spread(ln, e, "interleave", True))
 
     def system_conf(lines, errs):
