@@ -22,7 +22,7 @@ rigcons=systemd.mask=serial-getty@hvc0.service
 jobs=${out%.out}.jobs.img
 rm -f "$jobs"
 mkfs.vfat -C -n RIGJOBS "$jobs" 16384 >/dev/null 2>&1 || die "mkfs.vfat failed ($jobs)"
-mcopy -i "$jobs" "${JOBS:?JOBS: the directory of the stand-in jobs}"/* :: || die "mcopy failed ($jobs)"
+mcopy -s -i "$jobs" "${JOBS:?JOBS: the directory of the stand-in jobs}"/* :: || die "mcopy failed ($jobs)"
 rc=0
 # shellcheck disable=SC2086
 timeout --foreground -k 5 "${TIMEOUT:-600}" qemu-system-aarch64 -M virt -cpu cortex-a76 \

@@ -12,13 +12,21 @@ index here). Then every tool is held to that view, by what it prints:
 node count, CPUs per node, the node of each CPU, memory per node, an
 interleave where a policy asks for one, no crash and no warning.
 
+With --job numactl-suite, the job is numactl's own test suite
+(guest/numactl-suite.sh): every test it runs must pass.
+
 Usage: clients.py OUT --nodes N --phys CPUS[;CPUS...] [--policy interleave]
+                  [--job clients|numactl-suite]
 Prints one line per tool, "ok TOOL: ...", "FAIL TOOL: ..." or "skip TOOL:
 why", then a summary; exit status 1 if anything failed.
 """
 import argparse
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from judge import NUMACTL_TESTS  # noqa: E402
 
 
 def cpuset(text):
@@ -58,7 +66,7 @@ def page_counts(line):
     return {int(a): int(b) for a, b in re.findall(r" (\d+):(\d+)", line.split(":", 1)[1])}
 
 
-def judge(text, nodes, phys, policy):
+def judge(text, nodes, phys, policy, job="clients"):
     res = []
 
     def check(tool, errs, detail):
@@ -93,6 +101,13 @@ def judge(text, nodes, phys, policy):
     if has_cpu is None or not set(own.values()) <= has_cpu:
         errs.append(f"has_cpu {sorted(has_cpu or [])} lacks a node the CPUs link ({sorted(set(own.values()))})")
     check("sysfs", errs, f"{len(knodes)} nodes, cpu nodes {sorted(own.items())}")
+    if job == "numactl-suite":
+        rcs = dict(re.findall(r"^RIG numactl (\S+) rc (\d+)$", text, re.M))
+        for t in NUMACTL_TESTS:
+            last = [ln for ln in text.splitlines() if ln.startswith(f"NUMACTL {t}:")]
+            check(f"numactl-{t}", [] if rcs.get(t) == "0" else
+                  [f"rc {rcs.get(t, 'missing: did not run')} {last[-1] if last else ''}".strip()], "passed")
+        return res
 
     def tool(name, fn):
         if name not in sec:
@@ -271,9 +286,10 @@ def main():
     ap.add_argument("--nodes", type=int)
     ap.add_argument("--phys", default="")
     ap.add_argument("--policy", default="")
+    ap.add_argument("--job", default="clients")
     a = ap.parse_args()
     phys = [cpuset(p) for p in a.phys.split(";") if p]
-    res = judge(open(a.out, errors="replace").read().replace("\r", ""), a.nodes, phys, a.policy)
+    res = judge(open(a.out, errors="replace").read().replace("\r", ""), a.nodes, phys, a.policy, a.job)
     bad = 0
     for tool, errs, detail in res:
         if errs is None:

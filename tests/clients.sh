@@ -1,7 +1,8 @@
 #!/bin/bash
 # The real-client group: boot the Raspberry Pi OS stand-in with the cases
 # of tests/clients.txt, two at a time, run the tools people use there
-# (standin/clients) and judge what they print (tests/clients.py).
+# (standin/clients; numactl's own suite in its case) and judge what they
+# print (tests/clients.py).
 # Usage: clients.sh   prints "PASS|clients-NAME|..." or "FAIL|..." per case.
 . "$(dirname "$0")/../scripts/lib.sh"
 LOGS=${LOGS:-$BUILD/logs/clients}
@@ -15,21 +16,21 @@ disk=$(step "the Raspberry Pi OS stand-in" "$TOP/scripts/standin.sh" "$kernel" 2
 JOBS=$("$TOP/scripts/standin-jobs.sh" 2>"$LOGS/jobs.log") ||
 	{ echo "FAIL|clients-jobs|$(tail -1 "$LOGS/jobs.log")"; exit 0; }
 one() { # a line of tests/clients.txt
-	local name smp mem qemu pre post nodes phys policy v
-	IFS='|' read -r name smp mem qemu pre post nodes phys policy <<<"$1"
+	local name smp mem qemu pre post nodes phys policy job v
+	IFS='|' read -r name smp mem qemu pre post nodes phys policy job <<<"$1"
 	name=$(echo $name) smp=$(echo $smp) mem=$(echo $mem) qemu=$(echo $qemu) pre=$(echo $pre)
-	post=$(echo $post) nodes=$(echo $nodes) phys=$(echo $phys) policy=$(echo $policy)
+	post=$(echo $post) nodes=$(echo $nodes) phys=$(echo $phys) policy=$(echo $policy) job=$(echo $job)
 	[ "$qemu" = - ] && qemu=
 	[ "$pre" = - ] && pre=
 	[ "$post" = - ] && post=
 	[ "$policy" = - ] && policy=
-	if ! SMP=$smp MEM=$mem QEMU_ARGS=$qemu PRE_CMDLINE=$pre CMDLINE="$post rig.run=clients" \
+	if ! SMP=$smp MEM=$mem QEMU_ARGS=$qemu PRE_CMDLINE=$pre CMDLINE="$post rig.run=$job" TIMEOUT=1500 \
 		"$TOP/scripts/standin-boot.sh" "$kernel" "$disk" "$LOGS/$name.log" "$LOGS/$name.out" 2>"$LOGS/$name.err"; then
 		echo "FAIL|clients-$name|$(grep -m1 error "$LOGS/$name.err")"
 		return
 	fi
 	if v=$(python3 "$TOP/tests/clients.py" "$LOGS/$name.out" --nodes "$nodes" --phys "$phys" \
-		--policy "$policy" >"$LOGS/$name.verdict"); then
+		--policy "$policy" --job "$job" >"$LOGS/$name.verdict"); then
 		echo "PASS|clients-$name|$(tail -1 "$LOGS/$name.verdict")"
 	else
 		echo "FAIL|clients-$name|$(grep '^FAIL' "$LOGS/$name.verdict" | tr '\n' ' ')"

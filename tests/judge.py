@@ -1186,4 +1186,5 @@ def main():
     print("ok: " + summary)
 
 
-main()
+if __name__ == "__main__":
+    main()
