@@ -6,10 +6,11 @@
 # Makefile.am and are not run.
 dir=/opt/rig/numactl-tests
 # On the stand-in (standin/rig-guest) the tests come on the read-only jobs
-# disk: run a copy.
+# disk, without the links to the installed numactl and memhog: run a copy.
 if [ -n "${RIG_JOBS:-}" ]; then
 	rm -rf /tmp/numactl-tests && cp -r "$RIG_JOBS/numactl-tests" /tmp/ &&
-		chmod -R a+rwx /tmp/numactl-tests && dir=/tmp/numactl-tests
+		chmod -R a+rwx /tmp/numactl-tests && dir=/tmp/numactl-tests &&
+		ln -sf /usr/bin/numactl /usr/bin/memhog "$dir/"
 fi
 export builddir=$dir srcdir=$dir PATH=$dir:$PATH
 cd "$dir/test" || { echo "RIG numactl error: no $dir"; exit 1; }
