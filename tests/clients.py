@@ -16,7 +16,11 @@ With --job numactl-suite, the job is numactl's own test suite
 (guest/numactl-suite.sh): every test it runs must pass.
 
 Usage: clients.py OUT --nodes N --phys CPUS[;CPUS...] [--policy interleave]
-                  [--job clients|numactl-suite]
+                  [--job clients|numactl-suite] [--strict]
+
+--strict holds sysfs to this series' own rule too (a physical node's
+CPUs listed by one node, has_cpu naming exactly the nodes that list
+CPUs); without it mainline's layout passes the sysfs check as well.
 Prints one line per tool, "ok TOOL: ...", "FAIL TOOL: ..." or "skip TOOL:
 why", then a summary; exit status 1 if anything failed.
 """
@@ -66,7 +70,7 @@ def page_counts(line):
     return {int(a): int(b) for a, b in re.findall(r" (\d+):(\d+)", line.split(":", 1)[1])}
 
 
-def judge(text, nodes, phys, policy, job="clients"):
+def judge(text, nodes, phys, policy, job="clients", strict=False):
     res = []
 
     def check(tool, errs, detail):
@@ -85,6 +89,16 @@ def judge(text, nodes, phys, policy, job="clients"):
     for n, v in sorted(knodes.items()):
         if v["cpus"] and v["cpus"] not in phys:
             errs.append(f"node{n} lists cpus {sorted(v['cpus'])}, not the CPUs of one physical node")
+    if strict:
+        # This series: each physical node's CPUs listed by one node
+        # alone, and has_cpu naming exactly the nodes that list CPUs.
+        for i, p in enumerate(phys):
+            listing = sorted(n for n, v in knodes.items() if v["cpus"] & p)
+            if p and len(listing) != 1:
+                errs.append(f"the CPUs of physical node {i} are listed by nodes {listing}, not by one")
+        with_cpus = {n for n, v in knodes.items() if v["cpus"]}
+        if has_cpu is not None and has_cpu != with_cpus:
+            errs.append(f"has_cpu {sorted(has_cpu)}, the nodes that list CPUs {sorted(with_cpus)}")
     own = {}
     for c, ls in sorted(links.items()):
         first = next((i for i, p in enumerate(phys) if c in p), None)
@@ -287,9 +301,12 @@ def main():
     ap.add_argument("--phys", default="")
     ap.add_argument("--policy", default="")
     ap.add_argument("--job", default="clients")
+    ap.add_argument("--strict", action="store_true",
+                    help="this series' rule: CPUs listed by one node each, has_cpu those nodes")
     a = ap.parse_args()
-    phys = [cpuset(p) for p in a.phys.split(";") if p]
-    res = judge(open(a.out, errors="replace").read().replace("\r", ""), a.nodes, phys, a.policy, a.job)
+    phys = [cpuset(p) for p in a.phys.split(";")]
+    res = judge(open(a.out, errors="replace").read().replace("\r", ""), a.nodes, phys, a.policy, a.job,
+                a.strict)
     bad = 0
     for tool, errs, detail in res:
         if errs is None:
