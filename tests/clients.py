@@ -30,7 +30,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from judge import NUMACTL_TESTS  # noqa: E402
+from judge import numactl_suite  # noqa: E402
 
 
 def cpuset(text):
@@ -116,11 +116,8 @@ def judge(text, nodes, phys, policy, job="clients", strict=False):
         errs.append(f"has_cpu {sorted(has_cpu or [])} lacks a node the CPUs link ({sorted(set(own.values()))})")
     check("sysfs", errs, f"{len(knodes)} nodes, cpu nodes {sorted(own.items())}")
     if job == "numactl-suite":
-        rcs = dict(re.findall(r"^RIG numactl (\S+) rc (\d+)$", text, re.M))
-        for t in NUMACTL_TESTS:
-            last = [ln for ln in text.splitlines() if ln.startswith(f"NUMACTL {t}:")]
-            check(f"numactl-{t}", [] if rcs.get(t) == "0" else
-                  [f"rc {rcs.get(t, 'missing: did not run')} {last[-1] if last else ''}".strip()], "passed")
+        for t, why in numactl_suite(text).items():
+            check(f"numactl-{t}", [why] if why else [], "passed")
         return res
 
     def tool(name, fn):

@@ -138,6 +138,18 @@ def reserved_at(lines, stop):
     return cur if seen else None
 
 
+def numactl_suite(text):
+    """{test: None if it passed, else why} for numactl's own suite
+    (guest/numactl-suite.sh's RIG numactl and NUMACTL lines)."""
+    rcs = dict(re.findall(r"^RIG numactl (\S+) rc (\d+)$", text, re.M))
+    out = {}
+    for t in NUMACTL_TESTS:
+        last = [ln for ln in text.splitlines() if ln.startswith(f"NUMACTL {t}:")]
+        out[t] = None if rcs.get(t) == "0" else \
+            ("did not run" if t not in rcs else f"rc {rcs[t]} {last[-1] if last else ''}".strip())
+    return out
+
+
 def cpus(text):
     out = set()
     for part in filter(None, text.strip("-").split(",")):
@@ -822,13 +834,7 @@ def judge(a, text):
             errors.append(f"balancing migrated {vm['numa_pages_migrated']} pages between fake nodes of one physical node")
     # numactl's own suite: every test passes.
     if re.search(r"(?:^|\s)numactl-suite(?:\s|$)", rest):
-        rcs = dict(re.findall(r"^RIG numactl (\S+) rc (\d+)$", g.text, re.M))
-        for t in NUMACTL_TESTS:
-            if t not in rcs:
-                errors.append(f"numactl {t}: did not run")
-            elif rcs[t] != "0":
-                last = [ln for ln in g.lines if ln.startswith(f"NUMACTL {t}:")]
-                errors.append(f"numactl {t}: rc {rcs[t]} {last[-1] if last else ''}")
+        errors += [f"numactl {t}: {why}" for t, why in numactl_suite(g.text).items() if why]
     # Memory hot-added to firmware node F lands on node F (the first fake
     # node of that physical node), online; the kselftest passes after it.
     hp = re.search(r"(?:^|\s)hotplug=\w+:(\d+)", rest)
