@@ -3,20 +3,36 @@
 # before the arm64 patch with its one-line select applied for the build).
 # Checks out each commit of the series in the tree in turn (restoring the
 # tip afterwards) and builds it incrementally in the same build dirs as the
-# main builds. Prints "PASS|name|detail", "FAIL|..." or "SKIP|..." lines.
+# main builds. A commit that changes no file an arm64 build reads
+# (Documentation/, tools/, MAINTAINERS, another architecture) has the
+# build inputs of the commit before it: it takes that build's result, and
+# says so, instead of a build that would compile nothing.
+# Prints "PASS|name|detail", "FAIL|..." or "SKIP|..." lines.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 tip=$(git -C "$TREE" symbolic-ref -q HEAD || git -C "$TREE" rev-parse HEAD)
 restore() { git -C "$TREE" checkout -q "${tip#refs/heads/}"; }
 trap restore EXIT
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
+# Paths an arm64 build does not read.
+unread='^(Documentation/|tools/|MAINTAINERS$|arch/(alpha|arc|arm|csky|hexagon|ia64|loongarch|m68k|microblaze|mips|nios2|openrisc|parisc|powerpc|riscv|s390|sh|sparc|um|x86|xtensa)/)'
+declare -A last
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
 	git -C "$TREE" checkout -q --detach "$c"
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	# (Documentation/Kconfig is sourced by the top Kconfig: it is read.)
+	read_by_build=$(git -C "$TREE" diff --name-only "$c~1" "$c" |
+		awk -v u="$unread" '!($0 ~ u) || $0 ~ /^Documentation\/(.*\/)?Kconfig$/')
 	for v in emu noemu nonuma; do
 		name=$(printf 'patch-%02d-%s' "$i" "$v")
+		if [ -z "$read_by_build" ] && [ -n "${last[$v]:-}" ]; then
+			IFS='|' read -r r prev <<<"${last[$v]}"
+			echo "$r|$name|$subj (changes only $(git -C "$TREE" diff --name-only "$c~1" "$c" |
+				sed -E 's,^(Documentation|tools|arch/[^/]*)/.*,\1/,' | sort -u | paste -sd' '): the build inputs of $prev)"
+			continue
+		fi
 		note=
 		# Before the arm64 patch the option cannot be chosen: build the
 		# code anyway, with arm64 selecting the capability for this build.
@@ -31,8 +47,10 @@ for c in "${commits[@]}"; do
 		fi
 		if out=$(PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then
 			echo "PASS|$name|$subj$note"
+			last[$v]="PASS|$name"
 		else
 			echo "FAIL|$name|$(echo "$out" | grep -m1 -E 'error' || echo "$out" | tail -1)$note"
+			last[$v]="FAIL|$name"
 		fi
 		[ -z "$note" ] || git -C "$TREE" checkout -q -- arch/arm64/Kconfig
 	done
