@@ -11,8 +11,8 @@
 # CMDLINE_TXT names the file of the FAT partition to read instead of
 # cmdline.txt (the firmware's cmdline= or os_prefix=). PERSIST=1 keeps
 # what the guest writes to DISK, and a boot that ends in a reboot (QEMU
-# stops there: -no-reboot) counts as finished too; its log then has the
-# kernel's "reboot: Restarting system" line, with the reboot's argument.
+# stops there: -no-reboot) counts as finished too; OUT's name with
+# .reboot then says how (from the kernel's "reboot: Restarting system" line).
 # Usage: standin-boot.sh KERNEL DISK LOG OUT
 #        (JOBS; MEM, SMP, QEMU_ARGS, TIMEOUT, PRE_CMDLINE, CMDLINE, CMDLINE_TXT, PERSIST)
 . "$(dirname "$0")/lib.sh"
@@ -51,8 +51,13 @@ timeout --foreground -k 5 "${TIMEOUT:-600}" qemu-system-aarch64 -M virt -cpu cor
 # The consoles are terminals in the guest: their lines end in CR LF.
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 [ ! -f "$out" ] || { tr -d '\r' <"$out" >"$out.tmp" && mv "$out.tmp" "$out"; }
-if ! grep -q '^RIG done' "$out" 2>/dev/null &&
-	! { [ -n "${PERSIST:-}" ] && grep -q 'reboot: Restarting system' "$log"; }; then
+rm -f "$jobs"
+# How the boot ended, for a caller that plays the firmware (OUT's name
+# with .reboot): "with 'ARGUMENT'", "plain", or empty (no reboot).
+ended=${out%.out}.reboot
+sed -n "s/.*reboot: Restarting system with command '\(.*\)'\$/with '\1'/p; s/.*reboot: Restarting system\$/plain/p" \
+	"$log" | tail -1 >"$ended"
+if ! grep -q '^RIG done' "$out" 2>/dev/null && ! { [ -n "${PERSIST:-}" ] && [ -s "$ended" ]; }; then
 	tail -20 "$log" >&2
 	die "the stand-in did not finish (qemu exit $rc, $log)"
 fi

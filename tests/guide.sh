@@ -319,10 +319,8 @@ one_firmware() { # kind: the guide's boots with that firmware, on one disk
 			"$TOP/scripts/standin-boot.sh" "$d/kernel" "$img" "$G/logs/$kind-$b.log" "$G/logs/$kind-$b.out" \
 			2>"$G/logs/$kind-$b.err" ||
 			{ echo "boot $b: $(tail -1 "$G/logs/$kind-$b.err")" >"$G/$kind.err"; return; }
-		rm -f "$G/logs/$kind-$b.jobs.img"
-		# The reboot's argument, as the kernel passed it to the firmware.
-		sed -n "s/.*reboot: Restarting system with command '\(.*\)'\$/with '\1'/p; s/.*reboot: Restarting system\$/plain/p" \
-			"$G/logs/$kind-$b.log" | tail -1 >"$G/logs/$kind-$b.reboot"
+		# The reboot's argument, as the kernel passed it to the firmware
+		# (standin-boot.sh wrote it next to the job's output).
 		tb=0
 		[ "$(cat "$G/logs/$kind-$b.reboot")" = "with '0 tryboot'" ] && tb=1
 	done
