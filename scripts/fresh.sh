@@ -3,8 +3,12 @@
 # the project. Builds a minimal Debian 12 root with debootstrap, puts a clean
 # clone of this repository's HEAD in it, and runs the README's commands there
 # as a normal user with sudo: the prerequisites, "make run" and, with
-# FRESH_CHECK=1, "make check". Each step's time is reported; the end is the
-# layout "make run" printed. Needs root (or sudo) on the host.
+# FRESH_CHECK=1, "make check"; FRESH_TARGETS="clients guide" runs those
+# targets after "make run" instead (the stand-in layers without the whole
+# check). FRESH_CCACHE=1 gives the new user a copy of this machine's compiler
+# cache, so that only compile time, not what a new user meets, is saved; the
+# stand-in image is always built from nothing. Each step's time is reported;
+# the end is the layout "make run" printed. Needs root (or sudo) on the host.
 . "$(dirname "$0")/lib.sh"
 
 FRESH=${FRESH:-$BUILD/fresh}
@@ -74,6 +78,12 @@ echo "$user ALL=(ALL) NOPASSWD: ALL" | as_root tee "$root/etc/sudoers.d/$user" >
 as_root git clone -q --no-hardlinks "$TOP" "$root/home/$user/numa-emu" ||
 	die "git clone failed"
 as_root chroot "$root" chown -R "$user:$user" "/home/$user/numa-emu"
+if [ -n "${FRESH_CCACHE:-}" ] && [ -d "$CCACHE_DIR" ]; then
+	say "seeding the new user's compiler cache from $CCACHE_DIR (FRESH_CCACHE=1)"
+	as_root mkdir -p "$root/home/$user/.cache"
+	as_root cp -a "$CCACHE_DIR" "$root/home/$user/.cache/numa-emu-ccache"
+	as_root chroot "$root" chown -R "$user:$user" "/home/$user/.cache"
+fi
 
 # Progress lines (">>> ...") are shown as they come; everything is in *.out.
 shown() { # target output: run "make <target>" in the root, keep its output
@@ -87,11 +97,18 @@ shown() { # target output: run "make <target>" in the root, keep its output
 export -f inroot as_root die say
 export root user
 shown run "$FRESH/run.out"
-[ -n "${FRESH_CHECK:-}" ] && shown check "$FRESH/check.out"
+targets=${FRESH_TARGETS:-}
+[ -n "${FRESH_CHECK:-}" ] && targets="check $targets"
+for t in $targets; do
+	shown "$t" "$FRESH/$t.out"
+done
 
 echo "=== step times of make run ==="
 grep -E '^>>> .* (done in|FAILED after) ' "$FRESH/run.out"
-[ -n "${FRESH_CHECK:-}" ] && grep -E '^[0-9]+ passed, [0-9]+ failed' "$FRESH/check.out"
+for t in $targets; do
+	echo "=== make $t: step times and verdict ==="
+	grep -E '^>>> .* (done in|FAILED after) |^[0-9]+ passed, [0-9]+ failed' "$FRESH/$t.out" | tail -40
+done
 echo "=== what make run printed ==="
 sed -n '/^=== kernel NUMA lines/,$p' "$FRESH/run.out"
 say "fresh root passed in $(($(date +%s) - t_all)) s (logs: $FRESH)"
