@@ -5,9 +5,7 @@
 # as a normal user with sudo: the prerequisites, "make run" and, with
 # FRESH_CHECK=1, "make check"; FRESH_TARGETS="clients guide" runs those
 # targets after "make run" instead (the stand-in layers without the whole
-# check). FRESH_CCACHE=1 gives the new user a copy of this machine's compiler
-# cache, so that only compile time, not what a new user meets, is saved; the
-# stand-in image is always built from nothing. Each step's time is reported;
+# check). Each step's time is reported;
 # the end is the layout "make run" printed. Needs root (or sudo) on the host.
 . "$(dirname "$0")/lib.sh"
 
@@ -78,12 +76,6 @@ echo "$user ALL=(ALL) NOPASSWD: ALL" | as_root tee "$root/etc/sudoers.d/$user" >
 as_root git clone -q --no-hardlinks "$TOP" "$root/home/$user/numa-emu" ||
 	die "git clone failed"
 as_root chroot "$root" chown -R "$user:$user" "/home/$user/numa-emu"
-if [ -n "${FRESH_CCACHE:-}" ] && [ -d "$CCACHE_DIR" ]; then
-	say "seeding the new user's compiler cache from $CCACHE_DIR (FRESH_CCACHE=1)"
-	as_root mkdir -p "$root/home/$user/.cache"
-	as_root cp -a "$CCACHE_DIR" "$root/home/$user/.cache/numa-emu-ccache"
-	as_root chroot "$root" chown -R "$user:$user" "/home/$user/.cache"
-fi
 
 # Progress lines (">>> ...") are shown as they come; everything is in *.out.
 shown() { # target output: run "make <target>" in the root, keep its output

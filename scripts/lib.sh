@@ -3,6 +3,12 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Tools that live in /usr/sbin but need no root (mkfs.vfat): a normal
+# user's PATH on Debian leaves /usr/sbin and /sbin out.
+case ":$PATH:" in
+*:/usr/sbin:*) ;;
+*) PATH=$PATH:/usr/sbin:/sbin ;;
+esac
 BUILD=${BUILD:-$TOP/build}
 KERNEL=${KERNEL:-6.1}
 PAGES=${PAGES:-16k}
