@@ -24,7 +24,12 @@
  *
  * Tests: fault (first touch of fresh anonymous memory, MiB/s), copy and
  * triad (streaming over arrays far larger than the caches, MiB/s), chase
- * (dependent random loads over a large buffer, ns per load).
+ * (dependent random loads over a large buffer, ns per load), churn
+ * (mmap() of four pages, a write to each, munmap(), in thousands of such
+ * cycles per second: the allocation path with little else around it).
+ * Classic mode also measures MPOL_BIND to one node (-b, default: the node
+ * with the most free memory) where there are two nodes or more; owner
+ * mode leaves churn out.
  *
  * Owner mode, for a verdict on a real board (the same tests):
  *
@@ -242,9 +247,9 @@ struct job {
 	pthread_barrier_t *start;
 };
 
-enum { FAULT, COPY, TRIAD, CHASE };
-static const char *const names[] = { "fault", "copy", "triad", "chase" };
-static const char *const units[] = { "MiB/s", "MiB/s", "MiB/s", "ns" };
+enum { FAULT, COPY, TRIAD, CHASE, CHURN };
+static const char *const names[] = { "fault", "copy", "triad", "chase", "churn" };
+static const char *const units[] = { "MiB/s", "MiB/s", "MiB/s", "ns", "kcycles/s" };
 
 /* One thread's share of one test; the policy is per thread. */
 static void *run(void *arg)
@@ -317,7 +322,7 @@ static void *run(void *arg)
 		munmap(a, j->bytes);
 		munmap(b, j->bytes);
 		munmap(c, j->bytes);
-	} else {
+	} else if (j->test == CHASE) {
 		size_t count = j->bytes / sizeof(size_t), k;
 		size_t *next = map(j->bytes);
 		uint64_t x = 88172645463325252ULL;
@@ -354,6 +359,29 @@ static void *run(void *arg)
 		if (i == count)		/* keep the chase alive */
 			printf("?\n");
 		munmap(next, j->bytes);
+	} else {
+		size_t len = 4 * page, k;
+
+		pthread_barrier_wait(j->start);
+		t0 = j->t_start = now();
+		do {
+			for (k = 0; k < 1000; k++) {
+				char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+				if (p == MAP_FAILED) {
+					perror("mmap");
+					exit(1);
+				}
+				for (i = 0; i < len; i += page)
+					p[i] = 1;
+				munmap(p, len);
+			}
+			j->work += k;
+			t = now() - t0;
+		} while (t < MIN_TIME);
+		j->t_end = now();
+		j->value = j->work / t / 1000;
 	}
 	return NULL;
 }
@@ -683,6 +711,16 @@ static int paired_file(const char *file)
 	return any ? 0 : 1;
 }
 
+/* Without -b: the node with memory that has the most of it free. */
+static void choose_bind_node(void)
+{
+	int n;
+
+	for (n = 0; !bind_set && n < MAX_NODES; n++)
+		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
+			bind_node = n;
+}
+
 /* -A: every figure, after a check that the two policies can be set. */
 static int owner_mode(void)
 {
@@ -698,9 +736,7 @@ static int owner_mode(void)
 			max_cpus, allowed);
 		return 2;
 	}
-	for (n = 0; !bind_set && n < MAX_NODES; n++)
-		if (has_memory(n) && (bind_node < 0 || node_free_kib(n) > node_free_kib(bind_node)))
-			bind_node = n;
+	choose_bind_node();
 	if (bind_node < 0) {
 		printf("VERDICT none: no NUMA nodes in this kernel (no /sys/devices/system/node)\n");
 		return 1;
@@ -750,7 +786,7 @@ static int owner_mode(void)
 int main(int argc, char **argv)
 {
 	unsigned long long before[NR_NUMA_COUNTERS], after[NR_NUMA_COUNTERS];
-	int opt, test, pol, threads, policies = 2, ends = 0, compare_only = 0;
+	int opt, test, pol, threads, policies = 3, ends = 0, compare_only = 0;
 	unsigned int i;
 
 	page = sysconf(_SC_PAGESIZE);
@@ -809,14 +845,20 @@ int main(int argc, char **argv)
 	}
 	if (owner)
 		return owner_mode();
-	if (policies == 2 && set_policy(INTERLEAVE)) {
+	if (policies > 1 && set_policy(INTERLEAVE)) {
 		printf("BENCH note: fewer than two nodes; default policy only\n");
 		policies = 1;
 	}
+	choose_bind_node();
+	if (policies > 1 && set_policy(BIND)) {
+		printf("BENCH note: cannot bind to node %d; no bind runs\n", bind_node);
+		policies = 2;
+	}
 	set_policy(DEFAULT);
-	printf("BENCH config reps=%d mib=%zu cpus=%d page=%ld\n", reps, mib, max_cpus, page);
+	printf("BENCH config reps=%d mib=%zu cpus=%d page=%ld bind=%d\n", reps, mib, max_cpus, page,
+	       policies > 2 ? bind_node : -1);
 	read_numa_counters(before);
-	for (test = FAULT; test <= CHASE; test++)
+	for (test = FAULT; test <= CHURN; test++)
 		for (pol = 0; pol < policies; pol++)
 			/* 1, 2, 4, ... CPUs, ending on all of them. */
 			for (threads = 1; threads <= max_cpus;
@@ -824,8 +866,8 @@ int main(int argc, char **argv)
 				       max_cpus : 2 * threads) {
 				if (!ends || threads == 1 || threads == max_cpus)
 					measure(test, pol, threads);
-				if (test == CHASE)
-					break;		/* latency: one thread */
+				if (test == CHASE || test == CHURN)
+					break;		/* latency, churn: one thread */
 			}
 	read_numa_counters(after);
 	for (i = 0; i < NR_NUMA_COUNTERS; i++)

@@ -1,17 +1,24 @@
 #!/bin/bash
-# make bench: what NUMA emulation costs and what interleaving does, in one
-# run on one QEMU machine (4 CPUs, 4 GiB, 16K pages): the unpatched 6.1
-# kernel (no emulation), this series with numa=fake=1, 4, 8 and 16, and
-# mainline 6.12's emulation with numa=fake=4 and 8. Each guest runs
-# guest/bench.c after boot; guests run one at a time so that they do not
-# disturb each other. Guests run with -icount: the guest's clock counts the
-# instructions it executed (8 ns each), so single-CPU figures and boot
-# times measure what each kernel executes, unaffected by the load of the
-# host (without it, two boots of the same kernel differed by 50 % and more
-# on a 2-core host). Multi-CPU figures still vary with how the vCPUs are
-# interleaved: each figure is the best of its runs.
-# Writes build/bench/results.md and results.png: ratios against no
-# emulation (QEMU timings say nothing about real DRAM).
+# make bench: what a fake node costs and what interleaving does, in one
+# run on one QEMU machine (4 CPUs, 4 GiB, 16K pages), one guest at a time:
+#   none, none-again   the unpatched 6.1 kernel, first and last (the noise)
+#   ours-N             this series, numa=fake=N for N = 1, 2, 4, 8, 16
+#   pol-N              the same with numa_policy=interleave (the Pi 5
+#                      firmware's default), N = 4, 16
+#   real-N             the unpatched kernel on N nodes that QEMU's firmware
+#                      describes (CPUs on node 0, as with fake nodes): what
+#                      N real nodes cost, without the series; N = 2, 4, 8, 16
+#   mainline-N         mainline 6.12's emulation, N = 1 (no numa=fake), 2, 4, 8, 16
+# Guests run with -icount: the guest's clock counts the instructions it
+# executes (8 ns each), so boot times and the single-CPU figures measure
+# what each kernel executes, not the load of the host. Only one CPU runs
+# the benchmark: with -icount QEMU runs the vCPUs in turn on one thread, so
+# a multi-CPU figure would measure QEMU's round robin, not the kernel.
+# In each guest /init records, before anything else runs, the guest time
+# since reset and the memory the kernel holds, item by item
+# (guest/bootclock.c, guest/cost.sh; initcall_debug gives each initcall's
+# time), then runs guest/bench.c (-c 1). Writes build/bench/results.md
+# and results.png (tests/bench-report.py).
 . "$(dirname "$0")/lib.sh"
 OUT=$BUILD/bench
 rm -rf "$OUT/logs"
@@ -36,24 +43,44 @@ main=$(KERNEL=6.12 TREE=$BUILD/linux-6.12 PAGES=16k VARIANT=emu \
 	step "build mainline 6.12 (16k, CONFIG_NUMA_EMU)" "$TOP/scripts/build.sh")
 step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
 
+# N nodes of 4G / N each as QEMU's firmware describes them, all CPUs on
+# node 0.
+real() {
+	local k args=
+	for ((k = 0; k < $1; k++)); do
+		args+=" -object memory-backend-ram,id=m$k,size=$((4096 / $1))M -numa node,memdev=m$k"
+		[ $k -eq 0 ] && args+=",cpus=0-3"
+	done
+	echo "$args"
+}
 # No emulation twice, first and last: how far apart two boots of the same
 # kernel are is the noise of the run.
 runs=(
-	"none|$base|"
-	"ours-1|$ours|numa=fake=1"
-	"ours-4|$ours|numa=fake=4"
-	"ours-8|$ours|numa=fake=8"
-	"ours-16|$ours|numa=fake=16"
-	"mainline-4|$main|numa=fake=4"
-	"mainline-8|$main|numa=fake=8"
-	"none-again|$base|"
+	"none|$base||"
+	"ours-1|$ours|numa=fake=1|"
+	"ours-2|$ours|numa=fake=2|"
+	"ours-4|$ours|numa=fake=4|"
+	"ours-8|$ours|numa=fake=8|"
+	"ours-16|$ours|numa=fake=16|"
+	"pol-4|$ours|numa=fake=4 numa_policy=interleave|"
+	"pol-16|$ours|numa=fake=16 numa_policy=interleave|"
+	"real-2|$base||$(real 2)"
+	"real-4|$base||$(real 4)"
+	"real-8|$base||$(real 8)"
+	"real-16|$base||$(real 16)"
+	"mainline-1|$main||"
+	"mainline-2|$main|numa=fake=2|"
+	"mainline-4|$main|numa=fake=4|"
+	"mainline-8|$main|numa=fake=8|"
+	"mainline-16|$main|numa=fake=16|"
+	"none-again|$base||"
 )
 i=0
 for r in "${runs[@]}"; do
-	IFS='|' read -r name image cmd <<<"$r"
+	IFS='|' read -r name image cmd qemu <<<"$r"
 	i=$((i + 1))
-	MEM=4G SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off" \
-		CMDLINE="$cmd rig.mode=bench rig.args=-e,-r,$REPS,-m,$MIB" \
+	MEM=4G SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$qemu" \
+		CMDLINE="$cmd initcall_debug log_buf_len=4M rig.mode=bench rig.args=-c,1,-r,$REPS,-m,$MIB" \
 		step "bench $i/${#runs[@]}: $name" "$TOP/scripts/boot.sh" "$image" "$OUT/logs/$name.log" ||
 		die "bench $name failed ($OUT/logs/$name.log)"
 done
