@@ -58,6 +58,8 @@ deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
 as_root cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The installer puts the machine's name in /etc/hosts (sudo looks it up).
+echo "127.0.1.1 $(hostname)" | as_root tee -a "$root/etc/hosts" >/dev/null
 for m in "${mounts[@]}"; do
 	case $m in
 	proc) as_root mount -t proc proc "$root/proc" ;;

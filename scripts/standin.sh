@@ -58,7 +58,8 @@ as_root install -D -m 0644 -t "$root/etc/systemd/system" "$TOP/standin/rig.servi
 
 # The disk: 4 MiB, a 256 MiB FAT partition, the root file system.
 boot_mib=256 root_mib=2048
-as_root mke2fs -q -t ext4 -L rootfs -d "$root" "$work/root.img" "${root_mib}M" ||
+# (mke2fs says on stdout that it creates the file; stdout is the image's path)
+as_root mke2fs -q -t ext4 -L rootfs -d "$root" "$work/root.img" "${root_mib}M" >&2 ||
 	die "mke2fs failed"
 mkfs.vfat -F 32 -C -n bootfs "$work/boot.img" $((boot_mib * 1024)) >/dev/null 2>&1 ||
 	die "mkfs.vfat failed"
