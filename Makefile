@@ -23,15 +23,15 @@ bench:
 	@scripts/bench.sh
 
 guide:
-	@tests/guide.sh | awk '{ print } /^FAIL/ { f = 1 } /^PASS/ { n++ } END { exit f || !n }'
+	@set -o pipefail; tests/guide.sh | awk '{ print } /^FAIL/ { f = 1 } /^PASS/ { n++ } END { exit f || !n }'
 
 fresh:
 	@scripts/fresh.sh
 
 # guide and clients print verdicts for make check; alone they fail on a
-# FAIL line (or when no PASS line came).
+# FAIL line, when no PASS line came, or when the script itself failed.
 clients:
-	@tests/clients.sh | awk '{ print } /^FAIL/ { f = 1 } /^PASS/ { n++ } END { exit f || !n }'
+	@set -o pipefail; tests/clients.sh | awk '{ print } /^FAIL/ { f = 1 } /^PASS/ { n++ } END { exit f || !n }'
 
 tree:
 	@scripts/deps.sh && scripts/tree.sh
