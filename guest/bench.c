@@ -19,17 +19,18 @@
  * the run least disturbed by anything else on the machine) and the spread
  * (max - min) / median. Output lines:
  *
- *   BENCH <test> policy=<default|interleave> threads=<n> median=<v> best=<v> spread=<pct> unit=<u>
+ *   BENCH <test> policy=<default|interleave|bind> threads=<n> median=<v> best=<v> spread=<pct> unit=<u>
  *   BENCH vmstat <counter> <delta>      (NUMA counters over the whole run)
  *
  * Tests: fault (first touch of fresh anonymous memory, MiB/s), copy and
  * triad (streaming over arrays far larger than the caches, MiB/s), chase
  * (dependent random loads over a large buffer, ns per load), churn
- * (mmap() of four pages, a write to each, munmap(), in thousands of such
- * cycles per second: the allocation path with little else around it).
- * Classic mode also measures MPOL_BIND to one node (-b, default: the node
- * with the most free memory) where there are two nodes or more; owner
- * mode leaves churn out.
+ * (a write to each of 64 pages of one mapping, then MADV_DONTNEED, over
+ * and over, MiB/s: the page allocator's per-CPU fast paths, allocation
+ * and free, with little else around them). Classic mode pins thread t to
+ * the t-th CPU it may run on and also measures MPOL_BIND to one node (-b,
+ * default: the node of the first thread's CPU) where there are two nodes
+ * or more; owner mode leaves churn out.
  *
  * Owner mode, for a verdict on a real board (the same tests):
  *
@@ -90,6 +91,7 @@
 #define MAX_NODES		1024
 #define MAX_THREADS		64
 #define MAX_REPS		32
+#define CHURN_PAGES		64	/* churn: pages per cycle */
 #define MIN_TIME		0.25	/* seconds: each timed run lasts at least this */
 #define RESOLUTION		0.01	/* owner mode: smaller differences are not reported */
 
@@ -141,8 +143,8 @@ static int has_memory(int n)
 	return n >= 0 && n < MAX_NODES && mem[n];
 }
 
-/* -A pins thread t to the t-th CPU it may run on, not to CPU t. */
-static int cpus[MAX_THREADS], cpus_given;
+/* Thread t runs on the t-th CPU it may run on, not on CPU t. */
+static int cpus[MAX_THREADS], ncpus, cpus_given;
 
 static int allowed_cpus(void)
 {
@@ -154,6 +156,7 @@ static int allowed_cpus(void)
 	for (c = 0; c < CPU_SETSIZE && n < MAX_THREADS; c++)
 		if (CPU_ISSET(c, &set))
 			cpus[n++] = c;
+	ncpus = n;
 	return n;
 }
 
@@ -249,7 +252,7 @@ struct job {
 
 enum { FAULT, COPY, TRIAD, CHASE, CHURN };
 static const char *const names[] = { "fault", "copy", "triad", "chase", "churn" };
-static const char *const units[] = { "MiB/s", "MiB/s", "MiB/s", "ns", "kcycles/s" };
+static const char *const units[] = { "MiB/s", "MiB/s", "MiB/s", "ns", "MiB/s" };
 
 /* One thread's share of one test; the policy is per thread. */
 static void *run(void *arg)
@@ -360,28 +363,29 @@ static void *run(void *arg)
 			printf("?\n");
 		munmap(next, j->bytes);
 	} else {
-		size_t len = 4 * page, k;
+		/*
+		 * CHURN_PAGES pages, mapped once: write each, give them back
+		 * with MADV_DONTNEED, again. Few enough to cycle through the
+		 * per-CPU free lists: the allocation and free paths with one
+		 * system call per CHURN_PAGES pages around them.
+		 */
+		size_t len = CHURN_PAGES * page, k;
+		char *p = map(len);
 
 		pthread_barrier_wait(j->start);
 		t0 = j->t_start = now();
 		do {
-			for (k = 0; k < 1000; k++) {
-				char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-					       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-				if (p == MAP_FAILED) {
-					perror("mmap");
-					exit(1);
-				}
+			for (k = 0; k < 100; k++) {
 				for (i = 0; i < len; i += page)
 					p[i] = 1;
-				munmap(p, len);
+				madvise(p, len, MADV_DONTNEED);
 			}
-			j->work += k;
+			j->work += (double)k * len / (1 << 20);
 			t = now() - t0;
 		} while (t < MIN_TIME);
 		j->t_end = now();
-		j->value = j->work / t / 1000;
+		j->value = j->work / t;
+		munmap(p, len);
 	}
 	return NULL;
 }
@@ -404,7 +408,7 @@ static double one_run(int test, int policy, int threads, int *where)
 	for (t = 0; t < threads; t++) {
 		/* Faults are cheap: twice the memory for a longer run. */
 		jobs[t] = (struct job){ .test = test, .policy = policy,
-					.cpu = owner ? cpus[t % max_cpus] : -1,
+					.cpu = ncpus ? cpus[t % ncpus] : -1,
 					.bytes = (test == FAULT ? 2 * mib : mib) << 20,
 					.where = where, .start = &start };
 		pthread_create(&tid[t], NULL, run, &jobs[t]);
@@ -721,6 +725,26 @@ static void choose_bind_node(void)
 			bind_node = n;
 }
 
+/*
+ * Classic mode without -b: the node of the CPU the first thread runs on,
+ * as getcpu() reports it, if it has memory (else as choose_bind_node()),
+ * so that bind is local and the same node on every boot.
+ */
+static void choose_local_node(void)
+{
+	unsigned int cpu, node;
+	cpu_set_t set, old;
+
+	if (bind_set || !ncpus || sched_getaffinity(0, sizeof(old), &old))
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpus[0], &set);
+	if (!sched_setaffinity(0, sizeof(set), &set) &&
+	    !syscall(__NR_getcpu, &cpu, &node, NULL) && has_memory(node))
+		bind_node = node;
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 /* -A: every figure, after a check that the two policies can be set. */
 static int owner_mode(void)
 {
@@ -849,7 +873,10 @@ int main(int argc, char **argv)
 		printf("BENCH note: fewer than two nodes; default policy only\n");
 		policies = 1;
 	}
-	choose_bind_node();
+	allowed_cpus();
+	choose_local_node();
+	if (bind_node < 0)
+		choose_bind_node();
 	if (policies > 1 && set_policy(BIND)) {
 		printf("BENCH note: cannot bind to node %d; no bind runs\n", bind_node);
 		policies = 2;

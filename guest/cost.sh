@@ -1,6 +1,7 @@
 #!/bin/sh
 # What the kernel holds after boot, item by item, and where its boot went
-# (make bench). Run after the page cache has been dropped. The per-CPU
+# (make bench). Run after the page cache has been dropped; shrinks every
+# slab cache first. The per-CPU
 # vmstat deltas are folded first (vm/stat_refresh), and /proc/zoneinfo and
 # /proc/meminfo are read by one process, back to back, so that free pages,
 # per-CPU lists and the other counters describe one moment. Prints:
@@ -19,6 +20,11 @@
 #                                      jiffies until the clocksource switch)
 #   RIG cost stamp WHAT SECONDS        (printk time stamps of boot landmarks;
 #                                      rigclock: guest/bootclock.c's marker)
+# Empty slabs go back first (SLUB keeps some per cache and node), so that
+# Slab counts what the caches hold, not when they were last trimmed.
+for f in /sys/kernel/slab/*/shrink; do
+	echo 1 >"$f"
+done 2>/dev/null
 echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 cat /proc/zoneinfo /proc/meminfo >/tmp/snap.cost
 for k in MemTotal MemFree Slab SReclaimable SUnreclaim KernelStack PageTables Percpu \

@@ -2,17 +2,22 @@
 """Turn the logs of "make bench" into results.md and a gnuplot chart.
 
 Usage: bench-report.py OUTDIR VERSION-6.1 VERSION-6.12 NAME...
-Reads OUTDIR/logs/NAME.log; the names follow scripts/bench.sh: none and
+Reads OUTDIR/logs/NAME.log (the boot that ran the benchmark) and
+OUTDIR/logs/NAME.bK.log (the boots that recorded boot and memory only); the names follow scripts/bench.sh: none and
 none-again (unpatched 6.1), ours-N and pol-N (this series), real-N (the
 unpatched kernel on N firmware nodes), mainline-N (6.12). Writes
 OUTDIR/chart.gp and OUTDIR/chart.dat, prints results.md.
 
 Every per-node figure is a difference against the same kernel with one
 node: ours-N and pol-N against ours-1, real-N against none, mainline-N
-against mainline-1, divided by the N - 1 nodes added. The noise of the run
-is what none-again differs from none (the same kernel booted twice).
+against mainline-1, divided by the N - 1 nodes added. Memory and boot
+figures are the means over a configuration's boots; their noise is the
+range over those boots, and what none-again differs from none (the same
+kernel booted first and last).
 """
 import datetime
+import glob
+import os
 import re
 import sys
 
@@ -90,6 +95,43 @@ def items(r):
     return it
 
 
+def load(out, name):
+    """The benchmark boot of @name, its memory items and boot parts averaged
+    over all its boots, with their ranges."""
+    paths = [f"{out}/logs/{name}.log"] + sorted(glob.glob(f"{out}/logs/{name}.b*.log"))
+    boots = [parse(p) for p in paths]
+    r = boots[0]
+    r["boots"] = len(boots)
+    its = [b["items"] for b in boots if b["items"]]
+    if its:
+        r["items"] = {k: sum(i[k] for i in its) / len(its) for k in its[0]}
+        r["items_range"] = {k: max(i[k] for i in its) - min(i[k] for i in its) for k in its[0]}
+    else:
+        r["items"], r["items_range"] = None, {}
+    bts = [boot(b) for b in boots if boot(b)]
+    if bts:
+        r["boot"] = {k: sum(b[k] for b in bts) / len(bts) for k in bts[0]}
+        r["boot_range"] = {k: max(b[k] for b in bts) - min(b[k] for b in bts) for k in bts[0]}
+        calls = [b["initcall"] for b in boots if boot(b)]
+        r["initcall"] = {k: sum(c.get(k, 0) for c in calls) / len(calls)
+                         for k in set().union(*calls)}
+    else:
+        r["boot"], r["boot_range"] = None, {}
+    return r
+
+
+def fit(points):
+    """Least-squares line over the points with 2 nodes or more: slope, and
+    the largest distance of a point from it."""
+    pts = [(x, y) for x, y in points if x >= 2 and y is not None]
+    if len(pts) < 2:
+        return None, None
+    b, _ = slope(points)
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    return b, max(abs(y - (my + b * (x - mx))) for x, y in pts)
+
+
 def base_of(name, names):
     if name.startswith(("ours-", "pol-")) and name != "ours-1":
         return "ours-1"
@@ -151,14 +193,22 @@ def boot(r):
             "rest": total - pre - calls}
 
 
+def ref_of(name):
+    """The run an allocation-path figure is divided by: the same kernel
+    without emulation (mainline's own kernel for mainline)."""
+    return "mainline-1" if name.startswith("mainline-") else "none"
+
+
 def main():
     out, v61, v612, *names = sys.argv[1:]
-    runs = {n: parse(f"{out}/logs/{n}.log") for n in names}
+    runs = {n: load(out, n) for n in names}
     none = runs["none"]
+    boots, reps, mib = (os.environ.get(k, "?") for k in ("BOOTS", "REPS", "MIB"))
     lines = []
     p = lines.append
     fmt = lambda v, d=0: "-" if v is None else f"{v:.{d}f}"
     pn = [n for n in names if base_of(n, names) and n != "none-again"]
+    fams = families(runs)
 
     p(f"# make bench ({datetime.date.today()})")
     p("")
@@ -166,52 +216,59 @@ def main():
       f"(unpatched, and this series) and mainline {v612} (`CONFIG_NUMA_EMU`), one guest "
       "at a time, with `-icount shift=3,sleep=off`: the guest clock counts executed "
       f"instructions ({NS_PER_INSN} ns each, and timer waits jump ahead), so times measure "
-      "what the kernels execute, not the load of the host. `none` and `none-again` boot "
-      "the unpatched kernel first and last: their difference is the noise of the run. "
+      "what the kernels execute, not the load of the host. Every guest boots with "
+      "`initcall_debug initramfs_async=0 numa_balancing=disable`. `none` and `none-again` "
+      "boot the unpatched kernel first and last. "
       "`ours-N` is this series with `numa=fake=N`, `pol-N` the same with "
       "`numa_policy=interleave` (a Pi 5's firmware default), `real-N` the unpatched kernel "
-      "on N nodes that QEMU's firmware describes (all CPUs on node 0, as with fake nodes), "
-      "`mainline-N` mainline's `numa=fake=N` (`mainline-1`: without it). Per-node figures "
-      "are differences against the same kernel with one node (`ours-1`, `none`, "
-      "`mainline-1`) divided by the nodes added. QEMU does not model DRAM banks or ranks, "
-      "and with `-icount` it runs the vCPUs in turn on one host thread: the benchmark uses "
-      "one CPU only, and nothing here shows the bandwidth a real board gains.")
+      "on N nodes of 4096/N MiB that QEMU's firmware describes (all CPUs on node 0, as "
+      "with fake nodes), `mainline-N` mainline's `numa=fake=N` (`mainline-1`: without it). "
+      f"Effort: each configuration boots {boots} times (`BOOTS`); memory and boot figures "
+      "are means over those boots, and a range is the largest minus the smallest of them. "
+      f"The first boot also runs `guest/bench.c -c 1 -r {reps} -m {mib}` (`REPS`, `MIB`). "
+      "QEMU does not model caches, DRAM banks or ranks, and with `-icount` it runs the "
+      "vCPUs in turn on one host thread: the benchmark uses one CPU only, nothing here "
+      "shows the bandwidth a real board gains, and there are no multi-CPU figures.")
     p("")
 
     # 1. Kernel memory per node, item by item.
     p("## Kernel memory per added node (KiB)")
     p("")
-    p("Read in each guest right after boot, with the page cache dropped (`guest/cost.sh`): "
-      "`/proc/zoneinfo` (present, managed, the free pages on per-CPU lists), `/proc/meminfo`, "
-      "the boot hash tables from the kernel log (counted in one row wherever they are: "
-      "in boot reservations without `hashdist`, in vmalloc with it, which the kernel turns "
-      "on with a second node). The rows add up to the total by construction; what they "
-      "explain is the row of pages no counter covers. `noise` is none-again − none in KiB "
-      "(not per node): at N nodes a per-node figure carries that noise divided by N − 1.")
+    p("Read in each guest right after boot, with the page cache dropped and every slab "
+      "cache shrunk (`guest/cost.sh`): `/proc/zoneinfo` (present, managed, free, the free "
+      "pages on per-CPU lists), `/proc/meminfo`, the boot hash tables from the kernel log, "
+      "counted in one row wherever they are (in boot reservations without `hashdist`, in "
+      "vmalloc with it; the kernel turns `hashdist` on with a second node, and the tables "
+      "keep their size). The rows add up to the total by construction; what they explain "
+      "is the row of pages no counter covers.")
+    p("")
+    p("Per node: the least-squares slope over 2, 4, 8 and 16 nodes; once: what the "
+      "second node adds beyond one slope. `fit`: the largest distance of a point from "
+      "the line, KiB (divide by the 14 nodes the line spans for its weight on the slope). "
+      "`range`: the largest range between the boots of one configuration, over all "
+      "configurations, KiB; `again`: none-again − none, KiB.")
     p("")
     keys = list(none["items"].keys()) if none["items"] else []
-    fams = families(runs)
-    p("Per added node: the least-squares slope over 2 to 16 nodes; once: what the "
-      "second node adds beyond one slope (hashdist, NUMA balancing and the like switch "
-      "on there).")
-    p("")
-    p("| item | " + " | ".join(f"{f}: per node | once" for f in fams) + " | noise |")
-    p("|" + "---|" * (2 * len(fams) + 2))
+    p("| item | " + " | ".join(f"{f}: per node | once | fit" for f in fams) +
+      " | range | again |")
+    p("|" + "---|" * (3 * len(fams) + 3))
     for k in keys:
         cells = []
         for f, pts in fams.items():
-            b, once = slope([(x, runs[n]["items"][k] if runs[n]["items"] else None)
-                             for x, n in pts])
-            cells += [fmt(b), fmt(once)]
+            vals = [(x, runs[n]["items"][k] if runs[n]["items"] else None) for x, n in pts]
+            b, once = slope(vals)
+            _, res = fit(vals)
+            cells += [fmt(b), fmt(once), fmt(res)]
+        rng = max((runs[n]["items_range"].get(k, 0) for n in names), default=0)
         ag = runs.get("none-again")
-        noise = (f"{ag['items'][k] - none['items'][k]:+d}"
+        again = (f"{ag['items'][k] - none['items'][k]:+.0f}"
                  if ag and ag["items"] and none["items"] else "-")
-        p(f"| {k} | " + " | ".join(cells) + f" | {noise} |")
+        p(f"| {k} | " + " | ".join(cells) + f" | {rng:.0f} | {again} |")
     p("")
     p("Each configuration against its one-node run, divided by the nodes added:")
     p("")
-    p("| item | " + " | ".join(pn) + " | noise |")
-    p("|" + "---|" * (len(pn) + 2))
+    p("| item | " + " | ".join(pn) + " |")
+    p("|" + "---|" * (len(pn) + 1))
     for k in keys:
         cells = []
         for n in pn:
@@ -221,17 +278,16 @@ def main():
                 cells.append(f"{(runs[n]['items'][k] - b['items'][k]) / a:.0f}")
             else:
                 cells.append("-")
-        ag = runs.get("none-again")
-        noise = (f"{ag['items'][k] - none['items'][k]:+d}"
-                 if ag and ag["items"] and none["items"] else "-")
-        p(f"| {k} | " + " | ".join(cells) + f" | {noise} |")
+        p(f"| {k} | " + " | ".join(cells) + " |")
     p("")
     p("| per configuration | " + " | ".join(names) + " |")
     p("|" + "---|" * (len(names) + 1))
     p("| nodes | " + " | ".join(str(runs[n]["nodes"]) for n in names) + " |")
     p("| kernel memory (MiB) | " + " | ".join(
-        fmt(runs[n]["items"]["total (present - free)"] / 1024, 1) if runs[n]["items"] else "-"
+        fmt(runs[n]["items"]["total (present - free)"] / 1024, 2) if runs[n]["items"] else "-"
         for n in names) + " |")
+    p("| its range over the boots (KiB) | " + " | ".join(
+        fmt(runs[n]["items_range"].get("total (present - free)"), 0) for n in names) + " |")
 
     def hashes(r):
         w = {}
@@ -247,10 +303,10 @@ def main():
     p("| kernel threads in all | " + " | ".join(
         str(runs[n]["threads"].get("total", "-")) for n in names) + " |")
 
-    def batches(r):
-        b = sorted({(z[1], z[5]) for z in r["zones"] if z[2]})
-        return ", ".join(f"{z} {x}" for z, x in b) or "-"
-    p("| per-CPU list batch (pages) | " + " | ".join(batches(runs[n]) for n in names) + " |")
+    def pcp(r):
+        b = sorted({(z[1], z[5], z[6]) for z in r["zones"] if z[2]})
+        return ", ".join(f"{z} {x}/{h}" for z, x, h in b) or "-"
+    p("| per-CPU lists, batch/high (pages) | " + " | ".join(pcp(runs[n]) for n in names) + " |")
     p("")
 
     # 2. Boot.
@@ -260,21 +316,22 @@ def main():
       "of /init and writes a line to the kernel log; the kernel's clock starts only in "
       "`time_init()`, after the memory map, the zones, the zonelists and the page "
       "allocator are set up, so the counter less that line's time stamp is that early "
-      "part. `initcalls` adds every initcall's time (`initcall_debug`, "
-      "from the time stamps of its calling and returned lines); "
+      "part. `initcalls` adds every initcall's time (`initcall_debug`, from the time "
+      "stamps of its calling and returned lines; the initramfs is unpacked inside one); "
       "`rest` is the remainder (the rest of `start_kernel`, bringing up the CPUs, the "
-      "scheduler's domains, unpacking the initramfs). Per added node: against the same "
-      "kernel with one node. At `-icount` 1 ms is 125 000 instructions executed, on all "
-      "CPUs together, or a timer wait skipped ahead. `series beyond real nodes`: "
-      "(ours-N − ours-1) − (real-N − none), what the series adds that N nodes from the "
-      "firmware do not cost.")
+      "scheduler's domains). Per added node: against the same kernel with one node. At "
+      "`-icount` 1 ms is 125 000 instructions executed, on all CPUs together, or a timer "
+      "wait skipped ahead. `series beyond real nodes`: (ours-N − ours-1) − (real-N − none), "
+      "what the series adds that N nodes from the firmware do not cost.")
     p("")
-    bt = {n: boot(runs[n]) for n in names}
+    bt = {n: runs[n]["boot"] for n in names}
     parts = ["total", "before the kernel's clock", "initcalls", "rest"]
     p("| | " + " | ".join(names) + " |")
     p("|" + "---|" * (len(names) + 1))
     for part in parts:
         p(f"| {part} | " + " | ".join(fmt(bt[n][part], 1) if bt[n] else "-" for n in names) + " |")
+    p("| total: range over the boots | " + " | ".join(
+        fmt(runs[n]["boot_range"].get("total"), 2) for n in names) + " |")
     cells = []
     for n in names:
         b = base_of(n, names)
@@ -294,56 +351,64 @@ def main():
             cells.append("-")
     p("| series beyond real nodes (ms) | " + " | ".join(cells) + " |")
     p("")
-    p("| boot, ms per added node (slope over 2 to 16) | " + " | ".join(fams) + " |")
+    p("| boot, ms per added node (slope over 2 to 16; fit) | " + " | ".join(fams) + " |")
     p("|" + "---|" * (len(fams) + 1))
     for part in parts:
         cells = []
         for f, pts in fams.items():
-            b, once = slope([(x, bt[n][part] if bt[n] else None) for x, n in pts])
-            cells.append(f"{fmt(b, 2)} (once {fmt(once, 2)})")
+            vals = [(x, bt[n][part] if bt[n] else None) for x, n in pts]
+            b, once = slope(vals)
+            _, res = fit(vals)
+            cells.append(f"{fmt(b, 2)} (once {fmt(once, 2)}; fit {fmt(res, 2)})")
         p(f"| {part} | " + " | ".join(cells) + " |")
-    ag = runs.get("none-again")
-    if ag and bt.get("none-again") and bt["none"]:
+    if runs.get("none-again") and bt.get("none-again") and bt["none"]:
         p("")
-        p(f"Noise: none-again − none = {bt['none-again']['total'] - bt['none']['total']:+.2f} ms.")
+        p(f"none-again − none: {bt['none-again']['total'] - bt['none']['total']:+.2f} ms.")
     p("")
     # Where the added boot time of the largest N goes, by initcall.
-    for n in [x for x in names if x.endswith("-16")] or []:
+    for n in [x for x in names if x.endswith("-16")]:
         b = base_of(n, names)
         if not b or not runs[n]["initcall"]:
             continue
         d = {k: runs[n]["initcall"].get(k, 0) - runs[b]["initcall"].get(k, 0)
              for k in set(runs[n]["initcall"]) | set(runs[b]["initcall"])}
-        top = sorted(d.items(), key=lambda kv: -abs(kv[1]))[:6]
-        p(f"{n} against {b}, initcalls that changed most (µs): " +
-          ", ".join(f"`{k}` {v:+d}" for k, v in top) +
-          f"; all initcalls {sum(d.values()):+d}.")
+        top = sorted(d.items(), key=lambda kv: -abs(kv[1]))[:5]
+        p(f"{n} against {b}, the initcalls that changed most (µs, means over the boots): " +
+          ", ".join(f"`{k}` {v:+.0f}" for k, v in top) +
+          f"; all initcalls {sum(d.values()):+.0f}.")
         p("")
 
     # 3. The allocation paths.
-    p("## Allocation paths, 1 CPU (ratio to `none`)")
+    p("## Allocation paths, 1 CPU")
     p("")
-    p("`guest/bench.c -c 1`: fault is the first touch of fresh anonymous memory, churn "
-      "`mmap()` of four pages, a write to each and `munmap()`; each under the default "
-      "policy (in `pol-N` that is the boot-time `numa_policy=interleave`), an explicit "
-      "`MPOL_INTERLEAVE` over all nodes and `MPOL_BIND` to one node (the one with the most "
-      "free memory). Best of REPS timed runs of at least 0.25 s each after a warm-up; "
-      "above 1 is faster. copy, triad and chase count the loop's instructions at "
-      "`-icount` (QEMU has no cache or DRAM timing), so they are flat by construction and "
-      "shown only as a check that nothing else moved.")
+    p("`guest/bench.c -c 1`, the thread pinned to CPU 0: fault is the first touch of fresh "
+      "anonymous memory (2 × MIB MiB mapped, written once a page, unmapped), churn a write to "
+      "each of 64 pages of one mapping and `MADV_DONTNEED`, over and over (pages that "
+      "cycle through the per-CPU free lists). Each under the default policy (in `pol-N` "
+      "that is the boot-time `numa_policy=interleave`), an explicit `MPOL_INTERLEAVE` over "
+      "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node). Best of REPS timed runs of at "
+      "least 0.25 s each after a warm-up, as a ratio to the same kernel without emulation "
+      "(`none` for 6.1, `mainline-1` for mainline); above 1 is faster. copy, triad and "
+      "chase count the loop's instructions at `-icount` (QEMU has no cache or DRAM "
+      "timing), so they are flat by construction and shown only as a check that nothing "
+      "else moved. The last columns give the references' absolute figures and the range "
+      "of their REPS runs (max − min over the median).")
     p("")
-    cols = [n for n in names if n != "none"]
-    p("| figure | policy | " + " | ".join(cols) + " | none (absolute) |")
-    p("|" + "---|" * (len(cols) + 3))
+    cols = [n for n in names if n not in ("none", "mainline-1")]
+    refs = [n for n in ("none", "mainline-1") if n in runs]
+    p("| figure | policy | " + " | ".join(cols) + " | " +
+      " | ".join(f"{n} (absolute)" for n in refs) + " |")
+    p("|" + "---|" * (len(cols) + 2 + len(refs)))
     for t in ("fault", "churn", "copy", "triad", "chase"):
-        ref = none["bench"].get((t, "default", 1))
-        if not ref:
+        if not none["bench"].get((t, "default", 1)):
             continue
+        unit = "ns" if t == "chase" else "MiB/s"
         for pol in ("default", "interleave", "bind"):
             cells = []
             for n in cols:
                 v = runs[n]["bench"].get((t, pol, 1))
-                if not v:
+                ref = runs[ref_of(n)]["bench"].get((t, "default", 1))
+                if not v or not ref:
                     cells.append("-")
                 elif t == "chase":
                     cells.append(f"{ref[0] / v[0]:.3f}")
@@ -351,22 +416,35 @@ def main():
                     cells.append(f"{v[0] / ref[0]:.3f}")
             if all(c == "-" for c in cells):
                 continue
-            unit = {"chase": "ns", "churn": "kcycles/s"}.get(t, "MiB/s")
-            p(f"| {t} | {pol} | " + " | ".join(cells) +
-              f" | {ref[0]:.1f} {unit} ±{ref[1]:.1f}% |")
+            ab = []
+            for n in refs:
+                v = runs[n]["bench"].get((t, "default", 1))
+                ab.append(f"{v[0]:.1f} {unit}, range {v[1]:.1f} %" if v and pol == "default"
+                          else "")
+            p(f"| {t} | {pol} | " + " | ".join(cells) + " | " + " | ".join(ab) + " |")
     p("")
-    p("| NUMA counters over the run | " + " | ".join(names) + " |")
+    if "mainline-1" in runs:
+        r1, r0 = runs["mainline-1"]["bench"], none["bench"]
+        pairs = [(t, r1.get((t, "default", 1)), r0.get((t, "default", 1)))
+                 for t in ("fault", "churn")]
+        p("mainline-1 against none (a different kernel, not emulation): " + ", ".join(
+            f"{t} {a[0] / b[0]:.3f}" for t, a, b in pairs if a and b) + ".")
+        p("")
+    p("| NUMA counters over the benchmark | " + " | ".join(names) + " |")
     p("|" + "---|" * (len(names) + 1))
     for c in ("numa_interleave", "numa_pte_updates", "numa_hint_faults", "numa_pages_migrated"):
         p(f"| {c} | " + " | ".join(str(runs[n]["vm"].get(c, "-")) for n in names) + " |")
+    p("| bind node | " + " | ".join(str(runs[n]["bind"]) if runs[n]["bind"] not in (None, "-1")
+                                     else "-" for n in names) + " |")
     p("")
 
     with open(f"{out}/chart.dat", "w") as d:
         d.write("# config fault-default fault-interleave churn-default boot-per-base\n")
-        for n in names[1:]:
+        for n in cols + (["none-again"] if "none-again" in runs and "none-again" not in cols
+                         else []):
             vals = []
             for t, pol in (("fault", "default"), ("fault", "interleave"), ("churn", "default")):
-                ref = none["bench"].get((t, "default", 1))
+                ref = runs[ref_of(n)]["bench"].get((t, "default", 1))
                 v = runs[n]["bench"].get((t, pol, 1))
                 vals.append(f"{v[0] / ref[0]:.4f}" if v and ref else "NaN")
             b = base_of(n, names) or "none"
@@ -375,7 +453,7 @@ def main():
     with open(f"{out}/chart.gp", "w") as g:
         g.write(f"""set terminal pngcairo size 1000,450 noenhanced
 set output '{out}/results.png'
-set title 'make bench in QEMU (-icount, 1 CPU): ratio to unpatched 6.1; boot: to the same kernel with one node'
+set title 'make bench in QEMU (-icount, 1 CPU): ratio to the same kernel without emulation; boot: with one node'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
