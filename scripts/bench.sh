@@ -1,6 +1,7 @@
 #!/bin/bash
 # make bench: what a fake node costs and what interleaving does, in one
-# run on one QEMU machine (4 CPUs, 4 GiB, 16K pages), one guest at a time:
+# run on one QEMU machine (4 CPUs, 4 GiB unless said, 16K pages), one guest
+# at a time:
 #   none, none-again   the unpatched 6.1 kernel, first and last (the noise)
 #   ours-N             this series, numa=fake=N for N = 1, 2, 4, 8, 16
 #   pol-N              the same with numa_policy=interleave (the Pi 5
@@ -9,6 +10,10 @@
 #                      describes (CPUs on node 0, as with fake nodes): what
 #                      N real nodes cost, without the series; N = 2, 4, 8, 16
 #   mainline-N         mainline 6.12's emulation, N = 1 (no numa=fake), 2, 4, 8, 16
+#   big-none, big-16   16 GiB: unpatched, and this series with numa=fake=16
+#                      (nodes of 1 GiB, as large as ours-4's): what 16 nodes
+#                      cost the allocation paths when their zones are not
+#                      smaller than 4 nodes' are
 # Guests run with -icount: the guest's clock counts the instructions it
 # executes (8 ns each), so boot times and the single-CPU figures measure
 # what each kernel executes, not the load of the host. Only one CPU runs
@@ -76,6 +81,8 @@ runs=(
 	"mainline-4|$main|numa=fake=4|"
 	"mainline-8|$main|numa=fake=8|"
 	"mainline-16|$main|numa=fake=16|"
+	"big-none|$base|||16G"
+	"big-16|$ours|numa=fake=16||16G"
 	"none-again|$base||"
 )
 # The same for every guest: each initcall's time in the log, the initramfs
@@ -85,14 +92,14 @@ runs=(
 common="initcall_debug initramfs_async=0 numa_balancing=disable log_buf_len=4M"
 i=0
 for r in "${runs[@]}"; do
-	IFS='|' read -r name image cmd qemu <<<"$r"
+	IFS='|' read -r name image cmd qemu mem <<<"$r"
 	i=$((i + 1))
 	# The first boot runs the benchmark; the others record the boot and
 	# the kernel's memory only, for their spread.
 	for ((b = 1; b <= BOOTS; b++)); do
 		log=$OUT/logs/$name.log mode=bench
 		[ $b -gt 1 ] && log=$OUT/logs/$name.b$b.log mode=cost
-		MEM=4G SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$qemu" \
+		MEM=${mem:-4G} SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$qemu" \
 			CMDLINE="$cmd $common rig.mode=$mode rig.args=-c,1,-r,$REPS,-m,$MIB" \
 			step "bench $i/${#runs[@]}: $name, boot $b/$BOOTS" "$TOP/scripts/boot.sh" "$image" "$log" ||
 			die "bench $name failed ($log)"

@@ -196,7 +196,9 @@ def boot(r):
 def ref_of(name):
     """The run an allocation-path figure is divided by: the same kernel
     without emulation (mainline's own kernel for mainline)."""
-    return "mainline-1" if name.startswith("mainline-") else "none"
+    if name.startswith("mainline-"):
+        return "mainline-1"
+    return "big-none" if name.startswith("big-") else "none"
 
 
 def main():
@@ -246,7 +248,8 @@ def main():
       "second node adds beyond one slope. `fit`: the largest distance of a point from "
       "the line, KiB (divide by the 14 nodes the line spans for its weight on the slope). "
       "`range`: the largest range between the boots of one configuration, over all "
-      "configurations, KiB; `again`: none-again − none, KiB.")
+      "configurations, KiB; `again`: none-again − none, KiB. Kernel stacks are not in "
+      "vmalloc (`CONFIG_VMAP_STACK` is off in these kernels).")
     p("")
     keys = list(none["items"].keys()) if none["items"] else []
     p("| item | " + " | ".join(f"{f}: per node | once | fit" for f in fams) +
@@ -265,6 +268,24 @@ def main():
                  if ag and ag["items"] and none["items"] else "-")
         p(f"| {k} | " + " | ".join(cells) + f" | {rng:.0f} | {again} |")
     p("")
+    pairs = [(n, "real-" + n[5:]) for n in names
+             if n.startswith("ours-") and "real-" + n[5:] in runs]
+    if pairs and none["items"]:
+        p("This series against the same number of real nodes, whole machine (KiB, not per "
+          "node): ours-N − real-N; `ours-1 − none` is what the series holds with one node.")
+        p("")
+        heads = ["ours-1 − none"] + [f"{a} − {b}" for a, b in pairs]
+        p("| item | " + " | ".join(heads) + " |")
+        p("|" + "---|" * (len(heads) + 1))
+        for k in keys:
+            cells = []
+            for a, b in [("ours-1", "none")] + pairs:
+                if runs.get(a, {}).get("items") and runs.get(b, {}).get("items"):
+                    cells.append(f"{runs[a]['items'][k] - runs[b]['items'][k]:+.0f}")
+                else:
+                    cells.append("-")
+            p(f"| {k} | " + " | ".join(cells) + " |")
+        p("")
     p("Each configuration against its one-node run, divided by the nodes added:")
     p("")
     p("| item | " + " | ".join(pn) + " |")
@@ -388,14 +409,15 @@ def main():
       "that is the boot-time `numa_policy=interleave`), an explicit `MPOL_INTERLEAVE` over "
       "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node). Best of REPS timed runs of at "
       "least 0.25 s each after a warm-up, as a ratio to the same kernel without emulation "
-      "(`none` for 6.1, `mainline-1` for mainline); above 1 is faster. copy, triad and "
+      "(`none` for 6.1, `mainline-1` for mainline, `big-none` for `big-16`); above 1 "
+      "is faster. copy, triad and "
       "chase count the loop's instructions at `-icount` (QEMU has no cache or DRAM "
       "timing), so they are flat by construction and shown only as a check that nothing "
       "else moved. The last columns give the references' absolute figures and the range "
       "of their REPS runs (max − min over the median).")
     p("")
-    cols = [n for n in names if n not in ("none", "mainline-1")]
-    refs = [n for n in ("none", "mainline-1") if n in runs]
+    refs = [n for n in ("none", "mainline-1", "big-none") if n in runs]
+    cols = [n for n in names if n not in refs]
     p("| figure | policy | " + " | ".join(cols) + " | " +
       " | ".join(f"{n} (absolute)" for n in refs) + " |")
     p("|" + "---|" * (len(cols) + 2 + len(refs)))
