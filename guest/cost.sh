@@ -20,8 +20,13 @@
 #                                      jiffies until the clocksource switch)
 #   RIG cost stamp WHAT SECONDS        (printk time stamps of boot landmarks;
 #                                      rigclock: guest/bootclock.c's marker)
-# Empty slabs go back first (SLUB keeps some per cache and node), so that
-# Slab counts what the caches hold, not when they were last trimmed.
+# What waits for an RCU grace period (the task structs of exited
+# processes, their files' dentries) is freed first: guest time runs on
+# while the CPUs idle, so a second is enough. Then empty slabs go back
+# (SLUB keeps some per cache and node), so that Slab counts what the
+# caches hold, not when they were last trimmed.
+sleep 1
+echo 3 >/proc/sys/vm/drop_caches
 for f in /sys/kernel/slab/*/shrink; do
 	echo 1 >"$f"
 done 2>/dev/null

@@ -88,8 +88,10 @@ runs=(
 # The same for every guest: each initcall's time in the log, the initramfs
 # unpacked inside its initcall (not beside the others), no NUMA balancing
 # (the unpatched and the mainline kernel would turn it on with a second
-# node; the series leaves it off on fake nodes).
-common="initcall_debug initramfs_async=0 numa_balancing=disable log_buf_len=4M"
+# node; the series leaves it off on fake nodes), no transparent huge pages
+# (the benchmark maps with MADV_NOHUGEPAGE; without THP no process leaves
+# khugepaged a record to free later, which Slab would count).
+common="initcall_debug initramfs_async=0 numa_balancing=disable transparent_hugepage=never log_buf_len=4M"
 i=0
 for r in "${runs[@]}"; do
 	IFS='|' read -r name image cmd qemu mem <<<"$r"
