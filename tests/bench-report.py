@@ -2,18 +2,23 @@
 """Turn the logs of "make bench" into results.md and a gnuplot chart.
 
 Usage: bench-report.py OUTDIR VERSION-6.1 VERSION-6.12 NAME...
-Reads OUTDIR/logs/NAME.log (the boot that ran the benchmark) and
-OUTDIR/logs/NAME.bK.log (the boots that recorded boot and memory only); the names follow scripts/bench.sh: none and
-none-again (unpatched 6.1), ours-N and pol-N (this series), real-N (the
-unpatched kernel on N firmware nodes), mainline-N (6.12). Writes
-OUTDIR/chart.gp and OUTDIR/chart.dat, prints results.md.
+Reads OUTDIR/logs/NAME.bK.log, one log for each boot K = 1..BOOTS; the
+names follow scripts/bench.sh: none and none-again (unpatched 6.1), ours-N
+and pol-N (this series), real-N (the unpatched kernel on N firmware
+nodes), mainline-N (6.12), big-*, small-* (other memory sizes), hd0-16
+(hashdist=0). Writes OUTDIR/chart.gp and OUTDIR/chart.dat, prints
+results.md. Fails when a boot is missing or its benchmark did not run.
 
 Every per-node figure is a difference against the same kernel with one
 node: ours-N and pol-N against ours-1, real-N against none, mainline-N
 against mainline-1, divided by the N - 1 nodes added. Memory and boot
 figures are the means over a configuration's boots; their noise is the
 range over those boots, and what none-again differs from none (the same
-kernel booted first and last).
+kernel booted first and last). A per-node slope comes with its 95 %
+interval from the scatter of its points about the line (Student's t with
+points - 2 degrees of freedom): under -icount the boots repeat almost
+exactly, so the range over boots alone would understate what one step of
+a slab page or a timer tick does to a slope.
 """
 import datetime
 import glob
@@ -66,7 +71,7 @@ def parse(path):
 def items(r):
     """Kernel memory after boot (KiB), split into items that do not overlap."""
     mi, pk = r["meminfo"], r["page_kib"]
-    need = ("Slab", "KernelStack", "PageTables", "Percpu", "VmallocUsed",
+    need = ("SUnreclaim", "SReclaimable", "KernelStack", "PageTables", "Percpu", "VmallocUsed",
             "Cached", "Buffers", "AnonPages")
     if not pk or not r["zones"] or r["percpu_first"] is None or any(k not in mi for k in need):
         return None
@@ -83,7 +88,8 @@ def items(r):
         # memmap, pg_data_t, the kernel image, page tables made at boot...
         "boot reservations": present - managed - hash_boot - r["percpu_first"],
         "per-cpu (Percpu)": mi["Percpu"],
-        "slab (Slab)": mi["Slab"],
+        "slab, unreclaimable (SUnreclaim)": mi["SUnreclaim"],
+        "slab, reclaimable (SReclaimable)": mi["SReclaimable"],
         "kernel stacks": mi["KernelStack"],
         "vmalloc (without hash tables)": mi["VmallocUsed"] - hash_vm,
         "boot hash tables (all)": hash_all,
@@ -95,13 +101,29 @@ def items(r):
     return it
 
 
-def load(out, name):
-    """The benchmark boot of @name, its memory items and boot parts averaged
-    over all its boots, with their ranges."""
-    paths = [f"{out}/logs/{name}.log"] + sorted(glob.glob(f"{out}/logs/{name}.b*.log"))
+def load(out, name, want):
+    """@name's boots: the benchmark's figures, memory items and boot parts
+    averaged over all of them, with their ranges."""
+    paths = sorted(glob.glob(f"{out}/logs/{name}.b*.log"))
+    if want and len(paths) != want:
+        sys.exit(f"bench-report: {name}: {len(paths)} boots logged, BOOTS={want}")
     boots = [parse(p) for p in paths]
+    for p, b in zip(paths, boots):
+        if not b["bench"]:
+            sys.exit(f"bench-report: {p}: the benchmark did not run")
     r = boots[0]
     r["boots"] = len(boots)
+    # Per figure: (mean of the boots' best runs, the largest spread of the
+    # REPS runs within a boot (%), the mean median, the lowest and the
+    # highest best run of the boots).
+    bench = {}
+    for k in boots[0]["bench"]:
+        v = [b["bench"][k] for b in boots if k in b["bench"]]
+        if len(v) != len(boots):
+            sys.exit(f"bench-report: {name}: {k} missing in a boot")
+        bench[k] = (sum(x[0] for x in v) / len(v), max(x[1] for x in v),
+                    sum(x[2] for x in v) / len(v), min(x[0] for x in v), max(x[0] for x in v))
+    r["bench"] = bench
     its = [b["items"] for b in boots if b["items"]]
     if its:
         r["items"] = {k: sum(i[k] for i in its) / len(its) for k in its[0]}
@@ -120,16 +142,25 @@ def load(out, name):
     return r
 
 
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+
+
 def fit(points):
     """Least-squares line over the points with 2 nodes or more: slope, and
-    the largest distance of a point from it."""
+    the half-width of its 95 % interval (t * standard error; None with
+    fewer than three points)."""
     pts = [(x, y) for x, y in points if x >= 2 and y is not None]
     if len(pts) < 2:
         return None, None
     b, _ = slope(points)
+    if len(pts) < 3:
+        return b, None
     mx = sum(x for x, _ in pts) / len(pts)
     my = sum(y for _, y in pts) / len(pts)
-    return b, max(abs(y - (my + b * (x - mx))) for x, y in pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    ssr = sum((y - (my + b * (x - mx))) ** 2 for x, y in pts)
+    df = len(pts) - 2
+    return b, T95.get(df, 2.5) * (ssr / df / sxx) ** 0.5
 
 
 def base_of(name, names):
@@ -137,6 +168,8 @@ def base_of(name, names):
         return "ours-1"
     if name.startswith("real-") or name == "none-again":
         return "none"
+    if name in ("big-16", "small-4"):
+        return name.split("-")[0] + "-none"
     if name.startswith("mainline-") and name != "mainline-1":
         return "mainline-1"
     return None
@@ -198,12 +231,15 @@ def ref_of(name):
     without emulation (mainline's own kernel for mainline)."""
     if name.startswith("mainline-"):
         return "mainline-1"
-    return "big-none" if name.startswith("big-") else "none"
+    if name.startswith(("big-", "small-")):
+        return name.split("-")[0] + "-none"
+    return "none"
 
 
 def main():
     out, v61, v612, *names = sys.argv[1:]
-    runs = {n: load(out, n) for n in names}
+    want = int(os.environ.get("BOOTS", "0") or 0)
+    runs = {n: load(out, n, want) for n in names}
     none = runs["none"]
     boots, reps, mib = (os.environ.get(k, "?") for k in ("BOOTS", "REPS", "MIB"))
     lines = []
@@ -219,15 +255,19 @@ def main():
       "at a time, with `-icount shift=3,sleep=off`: the guest clock counts executed "
       f"instructions ({NS_PER_INSN} ns each, and timer waits jump ahead), so times measure "
       "what the kernels execute, not the load of the host. Every guest boots with "
-      "`initcall_debug initramfs_async=0 numa_balancing=disable`. `none` and `none-again` "
+      "`quiet initcall_debug initramfs_async=0 numa_balancing=disable "
+      "transparent_hugepage=never`. `none` and `none-again` "
       "boot the unpatched kernel first and last. "
       "`ours-N` is this series with `numa=fake=N`, `pol-N` the same with "
       "`numa_policy=interleave` (a Pi 5's firmware default), `real-N` the unpatched kernel "
       "on N nodes of 4096/N MiB that QEMU's firmware describes (all CPUs on node 0, as "
-      "with fake nodes), `mainline-N` mainline's `numa=fake=N` (`mainline-1`: without it). "
+      "with fake nodes), `mainline-N` mainline's `numa=fake=N` (`mainline-1`: without it), "
+      "`big-none`/`big-16` and `small-none`/`small-4` the unpatched kernel and this series "
+      "with 16 GiB (nodes of 1 GiB) and 1 GiB (nodes of 256 MiB), `hd0-16` `ours-16` with "
+      "`hashdist=0`. "
       f"Effort: each configuration boots {boots} times (`BOOTS`); memory and boot figures "
       "are means over those boots, and a range is the largest minus the smallest of them. "
-      f"The first boot also runs `guest/bench.c -c 1 -r {reps} -m {mib}` (`REPS`, `MIB`). "
+      f"Every boot runs `guest/bench.c -c 1 -r {reps} -m {mib}` (`REPS`, `MIB`). "
       "QEMU does not model caches, DRAM banks or ranks, and with `-icount` it runs the "
       "vCPUs in turn on one host thread: the benchmark uses one CPU only, nothing here "
       "shows the bandwidth a real board gains, and there are no multi-CPU figures.")
@@ -245,14 +285,15 @@ def main():
       "is the row of pages no counter covers.")
     p("")
     p("Per node: the least-squares slope over 2, 4, 8 and 16 nodes; once: what the "
-      "second node adds beyond one slope. `fit`: the largest distance of a point from "
-      "the line, KiB (divide by the 14 nodes the line spans for its weight on the slope). "
+      "second node adds beyond one slope; `±`: half the slope's 95 % interval, from the "
+      "points' scatter about the line (t with 2 degrees of freedom: a single step of one "
+      "slab page at 16 nodes alone moves the slope by about 1/9 of that step). "
       "`range`: the largest range between the boots of one configuration, over all "
       "configurations, KiB; `again`: none-again − none, KiB. Kernel stacks are not in "
       "vmalloc (`CONFIG_VMAP_STACK` is off in these kernels).")
     p("")
     keys = list(none["items"].keys()) if none["items"] else []
-    p("| item | " + " | ".join(f"{f}: per node | once | fit" for f in fams) +
+    p("| item | " + " | ".join(f"{f}: per node | ± | once" for f in fams) +
       " | range | again |")
     p("|" + "---|" * (3 * len(fams) + 3))
     for k in keys:
@@ -260,8 +301,8 @@ def main():
         for f, pts in fams.items():
             vals = [(x, runs[n]["items"][k] if runs[n]["items"] else None) for x, n in pts]
             b, once = slope(vals)
-            _, res = fit(vals)
-            cells += [fmt(b), fmt(once), fmt(res)]
+            _, half = fit(vals)
+            cells += [fmt(b), fmt(half), fmt(once)]
         rng = max((runs[n]["items_range"].get(k, 0) for n in names), default=0)
         ag = runs.get("none-again")
         again = (f"{ag['items'][k] - none['items'][k]:+.0f}"
@@ -285,6 +326,15 @@ def main():
                 else:
                     cells.append("-")
             p(f"| {k} | " + " | ".join(cells) + " |")
+        p("")
+    if runs.get("hd0-16", {}).get("items") and runs.get("ours-16", {}).get("items"):
+        a, b = runs["ours-16"], runs["hd0-16"]
+        p("`hashdist` (on with a second node): the boot hash tables in vmalloc, spread over "
+          "the nodes, instead of boot reservations on one; ours-16 − hd0-16 (KiB, whole "
+          "machine): " + ", ".join(f"{k} {a['items'][k] - b['items'][k]:+.0f}" for k in keys
+                                   if round(a["items"][k] - b["items"][k])) +
+          (f"; boot {a['boot']['total'] - b['boot']['total']:+.2f} ms"
+           if a["boot"] and b["boot"] else "") + ".")
         p("")
     p("Each configuration against its one-node run, divided by the nodes added:")
     p("")
@@ -321,7 +371,7 @@ def main():
     p("| kswapd + kcompactd threads | " + " | ".join(
         str(runs[n]["threads"].get("kswapd", 0) + runs[n]["threads"].get("kcompactd", 0))
         for n in names) + " |")
-    p("| kernel threads in all | " + " | ".join(
+    p("| tasks in all | " + " | ".join(
         str(runs[n]["threads"].get("total", "-")) for n in names) + " |")
 
     def pcp(r):
@@ -331,10 +381,12 @@ def main():
     p("")
 
     # 2. Boot.
-    p("## Boot, reset to /init (guest ms at -icount)")
+    p("## Boot, reset to /init's first reading (guest ms at -icount: instructions at "
+      f"{NS_PER_INSN} ns each, and timer waits skipped ahead)")
     p("")
-    p("`guest/bootclock.c` reads the arm64 virtual counter (time since reset) at the start "
-      "of /init and writes a line to the kernel log; the kernel's clock starts only in "
+    p("`guest/bootclock.c` reads the arm64 virtual counter (time since reset) in /init "
+      "once busybox has made its links and the file systems are mounted, and writes a line "
+      "to the kernel log; the kernel's clock starts only in "
       "`time_init()`, after the memory map, the zones, the zonelists and the page "
       "allocator are set up, so the counter less that line's time stamp is that early "
       "part. `initcalls` adds every initcall's time (`initcall_debug`, from the time "
@@ -372,15 +424,15 @@ def main():
             cells.append("-")
     p("| series beyond real nodes (ms) | " + " | ".join(cells) + " |")
     p("")
-    p("| boot, ms per added node (slope over 2 to 16; fit) | " + " | ".join(fams) + " |")
+    p("| boot, ms per added node (slope over 2 to 16 ± 95 %) | " + " | ".join(fams) + " |")
     p("|" + "---|" * (len(fams) + 1))
     for part in parts:
         cells = []
         for f, pts in fams.items():
             vals = [(x, bt[n][part] if bt[n] else None) for x, n in pts]
             b, once = slope(vals)
-            _, res = fit(vals)
-            cells.append(f"{fmt(b, 2)} (once {fmt(once, 2)}; fit {fmt(res, 2)})")
+            _, half = fit(vals)
+            cells.append(f"{fmt(b, 2)} ± {fmt(half, 2)} (once {fmt(once, 2)})")
         p(f"| {part} | " + " | ".join(cells) + " |")
     if runs.get("none-again") and bt.get("none-again") and bt["none"]:
         p("")
@@ -407,16 +459,19 @@ def main():
       "each of 64 pages of one mapping and `MADV_DONTNEED`, over and over (pages that "
       "cycle through the per-CPU free lists). Each under the default policy (in `pol-N` "
       "that is the boot-time `numa_policy=interleave`), an explicit `MPOL_INTERLEAVE` over "
-      "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node). Best of REPS timed runs of at "
-      "least 0.25 s each after a warm-up, as a ratio to the same kernel without emulation "
-      "(`none` for 6.1, `mainline-1` for mainline, `big-none` for `big-16`); above 1 "
-      "is faster. copy, triad and "
+      "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node). In each boot the best of REPS "
+      "timed runs of at least 0.25 s each after a warm-up; a cell is the mean of the boots' "
+      "figures as a ratio to the mean of the same kernel without emulation under the "
+      "default policy (`none` for 6.1, `mainline-1` for mainline, `big-none` and "
+      "`small-none` for their sizes); above 1 is faster. The brackets hold the lowest and "
+      "highest ratio any pair of boots gives (lowest over highest, highest over lowest); "
+      "where they hold 1, the runs show no difference. copy, triad and "
       "chase count the loop's instructions at `-icount` (QEMU has no cache or DRAM "
       "timing), so they are flat by construction and shown only as a check that nothing "
       "else moved. The last columns give the references' absolute figures and the range "
       "of their REPS runs (max − min over the median).")
     p("")
-    refs = [n for n in ("none", "mainline-1", "big-none") if n in runs]
+    refs = [n for n in ("none", "mainline-1", "big-none", "small-none") if n in runs]
     cols = [n for n in names if n not in refs]
     p("| figure | policy | " + " | ".join(cols) + " | " +
       " | ".join(f"{n} (absolute)" for n in refs) + " |")
@@ -433,16 +488,24 @@ def main():
                 if not v or not ref:
                     cells.append("-")
                 elif t == "chase":
-                    cells.append(f"{ref[0] / v[0]:.3f}")
+                    cells.append(f"{ref[0] / v[0]:.3f} [{ref[3] / v[4]:.3f}, {ref[4] / v[3]:.3f}]")
                 else:
-                    cells.append(f"{v[0] / ref[0]:.3f}")
+                    cells.append(f"{v[0] / ref[0]:.3f} [{v[3] / ref[4]:.3f}, {v[4] / ref[3]:.3f}]")
             if all(c == "-" for c in cells):
                 continue
             ab = []
             for n in refs:
-                v = runs[n]["bench"].get((t, "default", 1))
-                ab.append(f"{v[0]:.1f} {unit}, range {v[1]:.1f} %" if v and pol == "default"
-                          else "")
+                v = runs[n]["bench"].get((t, pol, 1))
+                d = runs[n]["bench"].get((t, "default", 1))
+                if not v or not d:
+                    ab.append("")
+                elif pol == "default":
+                    ab.append(f"{v[0]:.1f} {unit}, boots {v[3]:.1f}-{v[4]:.1f}, "
+                              f"within a boot {v[1]:.1f} %")
+                else:
+                    # One node: the policy's own cost on the same memory.
+                    r = d[0] / v[0] if t == "chase" else v[0] / d[0]
+                    ab.append(f"{v[0]:.1f} {unit} ({r:.3f} of default)")
             p(f"| {t} | {pol} | " + " | ".join(cells) + " | " + " | ".join(ab) + " |")
     p("")
     if "mainline-1" in runs:
@@ -452,6 +515,10 @@ def main():
         p("mainline-1 against none (a different kernel, not emulation): " + ", ".join(
             f"{t} {a[0] / b[0]:.3f}" for t, a, b in pairs if a and b) + ".")
         p("")
+    p("The references' interleave and bind cells (one node: the interleave and the bind "
+      "hold node 0 alone) are what each policy costs by itself against the default policy "
+      "on the same memory; the rest of an N-node ratio is what the N nodes add.")
+    p("")
     p("| NUMA counters over the benchmark | " + " | ".join(names) + " |")
     p("|" + "---|" * (len(names) + 1))
     for c in ("numa_interleave", "numa_pte_updates", "numa_hint_faults", "numa_pages_migrated"):
