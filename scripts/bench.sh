@@ -14,18 +14,24 @@
 #                      (nodes of 1 GiB, as large as ours-4's): what 16 nodes
 #                      cost the allocation paths when their zones are not
 #                      smaller than 4 nodes' are
+#   small-none, small-4  1 GiB: unpatched, and numa=fake=4 (nodes of 256
+#                      MiB, as small as ours-16's): what small zones cost
+#                      with 4 nodes only
+#   hd0-16             ours-16 with hashdist=0: what the boot hash tables
+#                      moving to vmalloc (hashdist, on with a second node)
+#                      cost
 # Guests run with -icount: the guest's clock counts the instructions it
 # executes (8 ns each), so boot times and the single-CPU figures measure
 # what each kernel executes, not the load of the host. Only one CPU runs
 # the benchmark: with -icount QEMU runs the vCPUs in turn on one thread, so
 # a multi-CPU figure would measure QEMU's round robin, not the kernel.
-# In each guest /init records, before anything else runs, the guest time
-# since reset and the memory the kernel holds, item by item
+# In each guest /init records, once its file systems are mounted, the
+# guest time since reset and the memory the kernel holds, item by item
 # (guest/bootclock.c, guest/cost.sh; initcall_debug gives each initcall's
 # time), then runs guest/bench.c (-c 1, REPS timed runs of MIB MiB). Each
-# configuration boots BOOTS times; the benchmark runs in the first boot,
-# the others give the boot and memory figures their spread. Writes build/bench/results.md
-# and results.png (tests/bench-report.py).
+# configuration boots BOOTS times and runs the benchmark in every boot, so
+# that every figure has a range over the boots. Writes
+# build/bench/results.md and results.png (tests/bench-report.py).
 . "$(dirname "$0")/lib.sh"
 OUT=$BUILD/bench
 rm -rf "$OUT/logs"
@@ -50,6 +56,12 @@ KERNEL=6.12 "$TOP/scripts/tree.sh"
 main=$(KERNEL=6.12 TREE=$BUILD/linux-6.12 PAGES=16k VARIANT=emu \
 	step "build mainline 6.12 (16k, CONFIG_NUMA_EMU)" "$TOP/scripts/build.sh")
 step "building initramfs" "$TOP/scripts/initramfs.sh" >/dev/null
+# The report counts kernel stacks apart from vmalloc: true without
+# CONFIG_VMAP_STACK only.
+for k in "$ours" "$base" "$main"; do
+	grep -qx '# CONFIG_VMAP_STACK is not set' "${k%/arch/*}/.config" ||
+		die "${k%/arch/*}: CONFIG_VMAP_STACK is set; the report's kernel stacks would be in vmalloc too"
+done
 
 # N nodes of 4G / N each as QEMU's firmware describes them, all CPUs on
 # node 0.
@@ -83,6 +95,9 @@ runs=(
 	"mainline-16|$main|numa=fake=16|"
 	"big-none|$base|||16G"
 	"big-16|$ours|numa=fake=16||16G"
+	"small-none|$base|||1G"
+	"small-4|$ours|numa=fake=4||1G"
+	"hd0-16|$ours|numa=fake=16 hashdist=0|"
 	"none-again|$base||"
 )
 # The same for every guest: each initcall's time in the log, the initramfs
@@ -90,19 +105,19 @@ runs=(
 # (the unpatched and the mainline kernel would turn it on with a second
 # node; the series leaves it off on fake nodes), no transparent huge pages
 # (the benchmark maps with MADV_NOHUGEPAGE; without THP no process leaves
-# khugepaged a record to free later, which Slab would count).
-common="initcall_debug initramfs_async=0 numa_balancing=disable transparent_hugepage=never log_buf_len=4M"
+# khugepaged a record to free later, which Slab would count), and the
+# kernel's messages in its log but not on the serial console (quiet, as in
+# Raspberry Pi OS's cmdline.txt): under -icount every character sent costs
+# guest time, and the per-node lines would be counted as node cost.
+common="quiet initcall_debug initramfs_async=0 numa_balancing=disable transparent_hugepage=never log_buf_len=4M"
 i=0
 for r in "${runs[@]}"; do
 	IFS='|' read -r name image cmd qemu mem <<<"$r"
 	i=$((i + 1))
-	# The first boot runs the benchmark; the others record the boot and
-	# the kernel's memory only, for their spread.
 	for ((b = 1; b <= BOOTS; b++)); do
-		log=$OUT/logs/$name.log mode=bench
-		[ $b -gt 1 ] && log=$OUT/logs/$name.b$b.log mode=cost
+		log=$OUT/logs/$name.b$b.log
 		MEM=${mem:-4G} SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$qemu" \
-			CMDLINE="$cmd $common rig.mode=$mode rig.args=-c,1,-r,$REPS,-m,$MIB" \
+			CMDLINE="$cmd $common rig.mode=bench rig.args=-c,1,-r,$REPS,-m,$MIB" \
 			step "bench $i/${#runs[@]}: $name, boot $b/$BOOTS" "$TOP/scripts/boot.sh" "$image" "$log" ||
 			die "bench $name failed ($log)"
 	done
