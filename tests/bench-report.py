@@ -290,7 +290,7 @@ def main():
       "slab page at 16 nodes alone moves the slope by about 1/9 of that step). "
       "`range`: the largest range between the boots of one configuration, over all "
       "configurations, KiB; `again`: none-again − none, KiB. Kernel stacks are not in "
-      "vmalloc (`CONFIG_VMAP_STACK` is off in these kernels).")
+      "vmalloc (`CONFIG_VMAP_STACK` is off in these kernels; `make bench` checks).")
     p("")
     keys = list(none["items"].keys()) if none["items"] else []
     p("| item | " + " | ".join(f"{f}: per node | ± | once" for f in fams) +
