@@ -4,8 +4,8 @@
 # at a time:
 #   none, none-again   the unpatched 6.1 kernel, first and last (the noise)
 #   ours-N             this series, numa=fake=N for N = 1, 2, 4, 8, 16
-#   pol-N              the same with numa_policy=interleave (the Pi 5
-#                      firmware's default), N = 4, 16
+#   pol-N              the same with numa_policy=interleave, N = 1, 4, 8,
+#                      16 (pol-8: what the Pi 5 firmware passes itself)
 #   real-N             the unpatched kernel on N nodes that QEMU's firmware
 #                      describes (CPUs on node 0, as with fake nodes): what
 #                      N real nodes cost, without the series; N = 2, 4, 8, 16
@@ -82,7 +82,9 @@ runs=(
 	"ours-4|$ours|numa=fake=4|"
 	"ours-8|$ours|numa=fake=8|"
 	"ours-16|$ours|numa=fake=16|"
+	"pol-1|$ours|numa=fake=1 numa_policy=interleave|"
 	"pol-4|$ours|numa=fake=4 numa_policy=interleave|"
+	"pol-8|$ours|numa=fake=8 numa_policy=interleave|"
 	"pol-16|$ours|numa=fake=16 numa_policy=interleave|"
 	"real-2|$base||$(real 2)"
 	"real-4|$base||$(real 4)"

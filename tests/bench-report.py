@@ -374,10 +374,13 @@ def main():
     p("| tasks in all | " + " | ".join(
         str(runs[n]["threads"].get("total", "-")) for n in names) + " |")
 
-    def pcp(r):
-        b = sorted({(z[1], z[5], z[6]) for z in r["zones"] if z[2]})
+    def pcp(r, node0):
+        b = sorted({(z[1], z[5], z[6]) for z in r["zones"] if z[2] and (z[0] == 0) == node0})
         return ", ".join(f"{z} {x}/{h}" for z, x, h in b) or "-"
-    p("| per-CPU lists, batch/high (pages) | " + " | ".join(pcp(runs[n]) for n in names) + " |")
+    p("| per-CPU lists of node 0 (CPU 0's), batch/high (pages) | " + " | ".join(
+        pcp(runs[n], True) for n in names) + " |")
+    p("| per-CPU lists of the other nodes, batch/high (the values found) | " + " | ".join(
+        pcp(runs[n], False) for n in names) + " |")
     p("")
 
     # 2. Boot.
@@ -459,7 +462,8 @@ def main():
       "each of 64 pages of one mapping and `MADV_DONTNEED`, over and over (pages that "
       "cycle through the per-CPU free lists). Each under the default policy (in `pol-N` "
       "that is the boot-time `numa_policy=interleave`), an explicit `MPOL_INTERLEAVE` over "
-      "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node). In each boot the best of REPS "
+      "all nodes, and `MPOL_BIND` to node 0 (CPU 0's node); mainline 6.12 has no "
+      "`numa_policy=`, so its only interleave is the explicit one. In each boot the best of REPS "
       "timed runs of at least 0.25 s each after a warm-up; a cell is the mean of the boots' "
       "figures as a ratio to the mean of the same kernel without emulation under the "
       "default policy (`none` for 6.1, `mainline-1` for mainline, `big-none` and "
