@@ -27,14 +27,79 @@ layer() {
 	local name=$1 want=$2 lines=$RES/$1.lines rc=0 got
 	shift 2
 	"$@" >"$lines" || rc=$?
+	layer_rc=$rc
 	record <"$lines"
 	[ "$rc" -eq 0 ] || ko "$name" "stopped with exit status $rc; its remaining checks did not run"
 	got=$(grep -c '^[A-Z]*|' "$lines" || true)
 	[ -z "$want" ] || [ "$got" -eq "$want" ] || ko "$name-count" "$got results, $want expected"
 }
+# The time of every layer: lap NAME [NOTE] charges the seconds since the
+# last lap to NAME. The table ends every run, and a run longer than the
+# budget (seconds, set here only) fails: a slow layer is found by the change
+# that made it slow, not by CI's time limit.
+BUDGET=${CHECK_BUDGET:-4200}
+t_start=$(date +%s) t_lap=$t_start
+echo "| layer | seconds | note |" >"$RES/times.md"
+echo "|---|---:|---|" >>"$RES/times.md"
+lap() {
+	local now
+	now=$(date +%s)
+	echo "| $1 | $((now - t_lap)) | ${2:-} |" >>"$RES/times.md"
+	t_lap=$now
+}
+times() {
+	local total=$(($(date +%s) - t_start))
+	echo "| total | $total | budget $BUDGET |" >>"$RES/times.md"
+	echo
+	column -t -s'|' -o'|' "$RES/times.md" 2>/dev/null || cat "$RES/times.md"
+	[ "$total" -le "$BUDGET" ] ||
+		ko time-budget "make check took $total s, more than its budget of $BUDGET s (CHECK_BUDGET); see the layer times"
+}
+
+# Results keyed by their inputs: the series, the config fragments, the
+# toolchain, the kernel source package and the scripts that produce them.
+# A layer whose every result passed is kept in a cache beside the compiler
+# cache, outside the clone; the same inputs again replay it, and its rows
+# and its line in the layer table say so. Any change to an input runs the
+# layer again. RESULT_CACHE=0 turns it off; a user's tree (KERNEL_SRC) is
+# never cached.
+RCACHE=${RESULT_CACHE:-$(dirname "$CCACHE_DIR")/numa-emu-results}
+[ -z "${KERNEL_SRC:-}" ] || RCACHE=0
+[ "$RCACHE" = 0 ] || mkdir -p "$RCACHE" 2>/dev/null || RCACHE=0
+inputs_key() { # script... -> the key of a layer's inputs
+	{
+		series_stamp
+		cat "$TOP"/configs/*.config "$TOP/scripts/lib.sh" "$TOP/scripts/build.sh" "$@"
+		for t in "${CROSS_COMPILE}gcc" riscv64-linux-gnu-gcc qemu-system-aarch64 sphinx-build; do
+			command -v "$t" >/dev/null && "$t" --version 2>&1 | head -1
+		done
+		dpkg-query -W -f='${Package} ${Version}\n' "linux-source-$KERNEL" ccache sparse 2>/dev/null || true
+	} | sha1sum | cut -c1-16
+}
+# cached NAME ROWS KEY cmd...: layer, or the replay of its kept results.
+cached() {
+	local name=$1 want=$2 key=$3 kept
+	shift 3
+	kept=$RCACHE/$name-$key.lines
+	if [ "$RCACHE" != 0 ] && [ -s "$kept" ]; then
+		sed "s/\$/ [kept: inputs $key unchanged]/" "$kept" >"$RES/$name.lines"
+		record <"$RES/$name.lines"
+		lap "$name" "kept results, inputs $key"
+		return
+	fi
+	layer "$name" "$want" "$@"
+	if [ "$RCACHE" != 0 ] && [ "$layer_rc" -eq 0 ] && [ -s "$RES/$name.lines" ] &&
+		! grep -qv '^PASS|' "$RES/$name.lines" &&
+		{ [ -z "$want" ] || [ "$(grep -c . "$RES/$name.lines")" -eq "$want" ]; }; then
+		cp "$RES/$name.lines" "$kept"
+	fi
+	lap "$name" "ran, inputs $key"
+}
+
 # Every way out prints the summary line.
 summary() {
 	summarized=1
+	times
 	echo
 	echo "results table: $RES/table.md"
 	if [ "$skip" -gt 0 ]; then
@@ -48,6 +113,7 @@ trap 'rc=$?; if [ -z "$summarized" ]; then ko check "stopped early (exit $rc)"; 
 
 step "checking packages" "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" || { ko tree "series does not apply"; exit 1; }
+lap packages-and-tree
 
 # Layer 1: refresh round trip (patches/ -> tree -> patches/) is byte-identical.
 saved=$(mktemp -d)
@@ -59,6 +125,7 @@ else
 	rm -rf "${SERIES_DIR:?}"/* && cp -a "$saved/." "$SERIES_DIR/"
 fi
 rm -rf "$saved"
+lap refresh
 
 # Layer 2: kernels. Each config is built once; fragments must survive
 # olddefconfig.
@@ -83,6 +150,7 @@ while read -r key image reason; do
 	ok "build-$key"
 done <"$RES/images"
 BASE_TREE=$BUILD/linux-$KERNEL-base
+lap kernels "$(grep -c . "$RES/images") kernels"
 ksft=$("$TOP/scripts/kselftest.sh") && ok kselftest-build "numa_emu_test built with the selftests Makefile" ||
 	ko kselftest-build "see $BUILD/kselftest-*.log"
 # numactl's own suite needs Debian's arm64 libnuma, fetched with the initramfs.
@@ -100,6 +168,7 @@ if grep -q '^rv-emu /' "$RES/images"; then
 		"$TOP/scripts/initramfs.sh" >/dev/null
 fi
 
+lap guest-programs "kselftest, numactl's suite, initramfs"
 # The judge's own check: every property check fails on a layout breaking it.
 if python3 "$TOP/tests/judge.py" --selftest >"$RES/judge-selftest.out" 2>&1; then
 	ok judge-selftest "$(grep -c caught "$RES/judge-selftest.out") property checks fire on broken layouts"
@@ -118,46 +187,55 @@ record <"$RES/boots.lines"
 [ "$(wc -l <"$RES/boots.out")" -eq "$cases" ] ||
 	ko matrix-count "$(wc -l <"$RES/boots.out") boots, tests/matrix.txt has $cases cases"
 say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
+lap matrix "$(wc -l <"$RES/boots.out") boots"
 
 # Layer 4: off means off.
 "$TOP/tests/offcheck.sh" "$BUILD/logs/check" >"$RES/off.out" 2>&1 &&
 	ok off-means-off "$(tail -1 "$RES/off.out")" || ko off-means-off "$(tail -1 "$RES/off.out")"
+lap off-means-off
 
 # Layer 5: KUnit. Every case of the suite ran (at least once: parameterised
 # cases run once per parameter), none failed, none skipped.
 kcases=$(grep -c -E '^[[:space:]]*KUNIT_CASE(_PARAM)?\(' "$TREE/drivers/base/test/numa_emulation_kunit.c" || true)
-if step "kunit" "$TOP/tests/kunit.sh" >"$RES/kunit.out" 2>&1; then
-	done_line=$(grep -m1 'Testing complete' "$RES/kunit.out" | sed 's/.*Testing/Testing/')
-	ran=$(echo "$done_line" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
-	if [ "${ran:-0}" -lt "$kcases" ] || [ "${kcases:-0}" -eq 0 ]; then
-		ko kunit "ran ${ran:-no} tests, the suite has $kcases cases: $done_line"
-	elif echo "$done_line" | grep -qE 'skipped: [1-9]|failed: [1-9]|crashed: [1-9]|errors: [1-9]'; then
-		ko kunit "$done_line"
+kunit_layer() { # prints the kunit result line
+	local done_line ran
+	if step "kunit" "$TOP/tests/kunit.sh" >"$RES/kunit.out" 2>&1; then
+		done_line=$(grep -m1 'Testing complete' "$RES/kunit.out" | sed 's/.*Testing/Testing/')
+		ran=$(echo "$done_line" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
+		if [ "${ran:-0}" -lt "$kcases" ] || [ "${kcases:-0}" -eq 0 ]; then
+			echo "FAIL|kunit|ran ${ran:-no} tests, the suite has $kcases cases: $done_line"
+		elif echo "$done_line" | grep -qE 'skipped: [1-9]|failed: [1-9]|crashed: [1-9]|errors: [1-9]'; then
+			echo "FAIL|kunit|$done_line"
+		else
+			echo "PASS|kunit|$done_line (the suite has $kcases cases)"
+		fi
 	else
-		ok kunit "$done_line (the suite has $kcases cases)"
+		echo "FAIL|kunit|$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
 	fi
-else
-	ko kunit "$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
-fi
+}
+cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP/tests/check.sh")" kunit_layer
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
-layer hygiene $((npatches + 3)) env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
+cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh")" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
 	BASE_O="$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir)" "$TOP/tests/hygiene.sh"
-layer htmldocs 1 env BASE_TREE="$BASE_TREE" "$TOP/tests/htmldocs.sh"
+cached htmldocs 1 "$(inputs_key "$TOP/tests/htmldocs.sh")" env BASE_TREE="$BASE_TREE" RCACHE="$RCACHE" "$TOP/tests/htmldocs.sh"
 t0=$(date +%s)
 # Three builds (NUMA_EMULATION=y, =n, NUMA=n) of every commit of the series.
-layer per-patch $(($(git -C "$TREE" rev-list --count base..HEAD) * 3)) "$TOP/tests/per-patch.sh"
+cached per-patch $(($(git -C "$TREE" rev-list --count base..HEAD) * 3)) "$(inputs_key "$TOP/tests/per-patch.sh")" \
+	"$TOP/tests/per-patch.sh"
 say "per-patch builds took $(($(date +%s) - t0)) s"
 
 # Layer 7: the README's Raspberry Pi 5 guide, followed as written.
 layer guide "" "$TOP/tests/guide.sh"
+lap guide
 
 # Layer 8: the real clients on the Raspberry Pi OS stand-in (Debian 12
 # arm64 with systemd), one result per case of tests/clients.txt.
 t0=$(date +%s)
 layer clients "$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/clients.txt")" "$TOP/tests/clients.sh"
 say "real clients took $(($(date +%s) - t0)) s"
+lap clients
 
 # Layer 9: a fixed sample of the mutants (make mutants runs them all):
 # each plausible defect must be caught by some layer.
@@ -165,6 +243,7 @@ t0=$(date +%s)
 layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \
 	env MUTANTS_PREPARED=1 SAMPLE=1 "$TOP/tests/mutants.sh"
 say "mutant sample took $(($(date +%s) - t0)) s"
+lap mutants
 
 summary
 [ "$fail" -eq 0 ]

@@ -20,7 +20,17 @@ docs() { # tree name -> normalized warnings about touched files
 }
 [ -d "$BASE_TREE" ] || { echo "FAIL|htmldocs|no unpatched tree at $BASE_TREE"; exit 0; }
 head=$(docs "$TREE" series)
-base=$(docs "$BASE_TREE" base)
+# The unpatched tree's warnings change only with the base, Sphinx and the
+# documents looked at: made once, kept in $RCACHE (when set) after that.
+key=$({ dpkg-query -W -f='${Version}' "linux-source-$KERNEL" python3-sphinx 2>/dev/null
+	make -s -C "$BASE_TREE" kernelversion; echo "$pattern"; cat "$0"; } | sha1sum | cut -c1-16)
+kept=${RCACHE:-0}/htmldocs-base-$key.txt
+if [ "${RCACHE:-0}" != 0 ] && [ -f "$kept" ]; then
+	base=$(cat "$kept")
+else
+	base=$(docs "$BASE_TREE" base)
+	[ "${RCACHE:-0}" = 0 ] || [ "$base" = BUILD-FAILED ] || echo "$base" >"$kept"
+fi
 if [ "$head" = BUILD-FAILED ] || [ "$base" = BUILD-FAILED ]; then
 	echo "FAIL|htmldocs|make htmldocs failed ($out/series.log, $out/base.log)"
 	exit 0

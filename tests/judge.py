@@ -214,6 +214,12 @@ class Machine:
         # Where the pools are: (size, start, end).
         self.pools_at = [(sz, b, b + sz) for b, sz in created]
         self.keep, self.missing, self.excused = [], [], False
+        # crashkernel=SIZE: the crash kernel the unpatched kernel reserves
+        # on every machine of the matrix, with or without numa=fake=.
+        ck = re.search(r"(?:^|\s)crashkernel=(\d+[KMGkmg]?)(?:\s|$)", a.cmdline)
+        self.crash = size(ck.group(1)) if ck else 0
+        self.crashed = [(int(b, 16), int(e, 16)) for b, e in re.findall(
+            r"crashkernel(?: reserved:|: reserved) (0x[0-9a-f]+) - (0x[0-9a-f]+) \(\d+ MB\)", text)]
         lines = text.splitlines()
         # Memory reserved when the split runs: the device tree's carve-outs
         # and CMA areas, and, where memblock=debug logged them, the
@@ -627,6 +633,11 @@ def properties(m, g, expect, slack, table):
                  and not (m.excused and "cma: Failed to reserve" in ln)), None)
     if fail:
         yield "reserve", fail.strip()
+    # The crash kernel asked for exists, of the size asked for.
+    if m.crash and [e - b for b, e in m.crashed] != [m.crash]:
+        yield "reserve", (f"crash kernel of {m.crash // MiB} MiB not reserved" if not m.crashed else
+                          f"crash kernel reserved as {[(e - b) // MiB for b, e in m.crashed]} MiB, "
+                          f"not {m.crash // MiB}")
     # Every CMA area exists, inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
@@ -760,6 +771,11 @@ def judge(a, text):
     m = Machine(a, text)
     if "RIG done" not in text:
         errors.append("guest did not finish")
+    # The reservations are read from the early lines: a log whose start
+    # was lost (the log buffer overflowed before the console started)
+    # cannot be judged.
+    if not re.search(r"^\[ *[0-9.]+\] Linux version ", text, re.M):
+        errors.append("log lost its start: no 'Linux version' line")
     rest = a.expect.split(None, 1)[1] if len(a.expect.split(None, 1)) > 1 else ""
     mode = a.expect.split()[0]
     # The kselftest's -s is the harness's knowledge for the kselftest; the
@@ -945,7 +961,7 @@ def selftest():
         d.update(kw)
         return argparse.Namespace(**d)
 
-    def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True, late=True):
+    def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True, late=True, start=True):
         """nodes: (id, start, end, cpus, distances[, present bytes[, kB]]);
         late: the default CMA area's line, at the top below 4 GiB."""
         out = []
@@ -963,6 +979,8 @@ def selftest():
             out.append(f"RIG node {nid} memtotal {kb} cpulist {cl or '-'} distance {dist}")
             out.append(f"RIG zone node {nid} start_pfn {st // page} end_pfn {en // page} present {present // page}")
         out.insert(0, f"RIG meminfo MemTotal {sum(kbs) if memtotal is None else memtotal}")
+        if start:
+            out.insert(0, "[    0.000000] Linux version 6.1.0 (rig@rig)")
         if links is None:
             # Every CPU on the first (lowest) node that lists it.
             links = {}
@@ -1012,6 +1030,11 @@ def selftest():
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
         ("two firmware nodes 2G+2G, 2+2", case(qemu=qemu22), report(two((2, 2)))),
+        ("two firmware nodes, cma= in one, crashkernel=",
+         case(qemu=qemu22, cmdline="numa=fake=4 cma=512M crashkernel=256M"),
+         report(two((2, 2)), late=False, extra=["cma: Reserved 512 MiB at 0x00000000a0000000",
+                                                "crashkernel reserved: 0x00000000e0000000 - "
+                                                "0x00000000f0000000 (256 MB)"])),
         ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
         ("64K 2G numa=fake=4: the 512M CMA area merges the last two", case(pages="64k", mem="2G", smp="1",
                                                                              expect="count=4 nodes=3"),
@@ -1086,11 +1109,19 @@ def selftest():
         ("reserve: Failed to reserve", "reserve", case(),
          report(flat(4), extra=["cma: Failed to reserve 16 MiB"])),
         ("reserve: CMA pool of the device tree missing", "reserve", case(dt="cma-pi5"), report(flat(4))),
+        ("reserve: crash kernel missing", "reserve", case(cmdline="numa=fake=4 crashkernel=256M"),
+         report(flat(4))),
+        ("reserve: crash kernel of another size", "reserve", case(cmdline="numa=fake=4 crashkernel=256M"),
+         report(flat(4), extra=["crashkernel reserved: 0x00000000e0000000 - 0x00000000e8000000 (128 MB)"])),
+        ("reserve: CMA pool across two firmware nodes", "reserve",
+         case(qemu=qemu22, cmdline="numa=fake=4 cma=1280M"),
+         report(two((2, 2)), late=False, extra=["cma: Reserved 1280 MiB at 0x00000000b0000000"])),
         ("reserve: CMA pool across two nodes", "reserve", case(dt="cma-straddle"),
          report(flat(4), extra=[cma_line.format(G + 992 * MiB)])),
         ("second opinion", "second opinion", case(cmdline="numa=fake=3", expect="count=3"),
          report(flat(3, sizes=[1280 * MiB, 1408 * MiB, 1408 * MiB]))),
         ("guest did not finish", "guest did not finish", case(), report(flat(4), done=False)),
+        ("log lost its start", "log lost its start", case(), report(flat(4), start=False)),
         ("harness: -n against the rules", "harness", case(cmdline="numa=fake=4 rig.args=-n,3"),
          report(flat(4))),
         ("floor: a node that is all CMA", "floor", case(pages="64k", mem="2G", smp="1"),
