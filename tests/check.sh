@@ -241,7 +241,8 @@ lap clients
 # each plausible defect must be caught by some layer.
 t0=$(date +%s)
 layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \
-	env MUTANTS_PREPARED=1 SAMPLE=1 "$TOP/tests/mutants.sh"
+	env MUTANTS_PREPARED=1 SAMPLE=1 CONTROL_BOOTS="$RES/boots.out" \
+	KUNIT_PASSED="$(grep -q '^PASS|kunit|' "$RES/kunit.lines" && echo 1)" "$TOP/tests/mutants.sh"
 say "mutant sample took $(($(date +%s) - t0)) s"
 lap mutants
 
