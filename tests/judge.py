@@ -252,6 +252,9 @@ class Machine:
                     self.excused = True
                 continue
             self.keep.append((at, at + sz))
+        # The crash kernel: reserved before the split too, and no boundary
+        # may cut it (its resource must nest in one System RAM resource).
+        self.keep += self.crashed
         # Physical nodes: (firmware id, ranges, cpus); memory-less ones too.
         self.phys = []
         addr = RAM_BASE
@@ -638,13 +641,14 @@ def properties(m, g, expect, slack, table):
         yield "reserve", (f"crash kernel of {m.crash // MiB} MiB not reserved" if not m.crashed else
                           f"crash kernel reserved as {[(e - b) // MiB for b, e in m.crashed]} MiB, "
                           f"not {m.crash // MiB}")
-    # Every CMA area exists, inside one node.
+    # Every CMA area and the crash kernel exist, each inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
     for a, b in m.keep:
         holders = [n for n, v in mem_nodes.items() if v["start"] < b and a < v["end"]]
         if len(holders) != 1:
-            yield "reserve", f"CMA pool [{a:#x}-{b:#x}) lies in nodes {sorted(holders)}, not in one"
+            what = "crash kernel" if (a, b) in m.crashed else "CMA pool"
+            yield "reserve", f"{what} [{a:#x}-{b:#x}) lies in nodes {sorted(holders)}, not in one"
 
     # cpus: the first node (lowest address) of each physical node lists
     # its CPUs, every other node none; each CPU links that node alone.
@@ -1113,6 +1117,8 @@ def selftest():
          report(flat(4))),
         ("reserve: crash kernel of another size", "reserve", case(cmdline="numa=fake=4 crashkernel=256M"),
          report(flat(4), extra=["crashkernel reserved: 0x00000000e0000000 - 0x00000000e8000000 (128 MB)"])),
+        ("reserve: crash kernel across two nodes", "reserve", case(cmdline="numa=fake=4 crashkernel=256M"),
+         report(flat(4), extra=["crashkernel reserved: 0x00000000b8000000 - 0x00000000c8000000 (256 MB)"])),
         ("reserve: CMA pool across two firmware nodes", "reserve",
          case(qemu=qemu22, cmdline="numa=fake=4 cma=1280M"),
          report(two((2, 2)), late=False, extra=["cma: Reserved 1280 MiB at 0x00000000b0000000"])),
