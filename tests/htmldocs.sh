@@ -22,7 +22,7 @@ docs() { # tree name -> normalized warnings about touched files
 head=$(docs "$TREE" series)
 # The unpatched tree's warnings change only with the base, Sphinx and the
 # documents looked at: made once, kept in $RCACHE (when set) after that.
-key=$({ dpkg-query -W -f='${Version}' "linux-source-$KERNEL" python3-sphinx 2>/dev/null
+key=$({ dpkg-query -W -f='${Version}' "linux-source-$KERNEL" python3-sphinx python3-docutils 2>/dev/null
 	make -s -C "$BASE_TREE" kernelversion; echo "$pattern"; cat "$0"; } | sha1sum | cut -c1-16)
 kept=${RCACHE:-0}/htmldocs-base-$key.txt
 if [ "${RCACHE:-0}" != 0 ] && [ -f "$kept" ]; then
