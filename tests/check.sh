@@ -226,7 +226,7 @@ cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP/tests/check.sh")" kunit
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
-cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh")" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
+cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh" $(series_patches))" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
 	BASE_O="$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir)" "$TOP/tests/hygiene.sh"
 cached htmldocs 1 "$(inputs_key "$TOP/tests/htmldocs.sh")" env BASE_TREE="$BASE_TREE" RCACHE="$RCACHE" "$TOP/tests/htmldocs.sh"
 t0=$(date +%s)
