@@ -124,9 +124,11 @@ for r in "${runs[@]}"; do
 			die "bench $name failed ($log)"
 	done
 done
-BOOTS=$BOOTS REPS=$REPS MIB=$MIB python3 "$TOP/tests/bench-report.py" "$OUT" \
+SERIES=$(series_id) BOOTS=$BOOTS REPS=$REPS MIB=$MIB python3 "$TOP/tests/bench-report.py" "$OUT" \
 	"$(make -s -C "$TREE" kernelversion)" "$(make -s -C "$BUILD/linux-6.12" kernelversion)" "${runs[@]%%|*}" >"$OUT/results.md" ||
 	die "report failed"
 gnuplot "$OUT/chart.gp" || die "gnuplot failed"
 sed -n '1,/^$/p' "$OUT/results.md"
-say "results: $OUT/results.md, chart: $OUT/results.png"
+cp "$OUT/results.md" "$TOP/results/bench.md"
+cp "$OUT/results.png" "$TOP/results/bench.png"
+say "results: $OUT/results.md, chart: $OUT/results.png (copied to results/)"

@@ -107,6 +107,19 @@ series_stamp() {
 	} | sha1sum | cut -c1-40
 }
 
+# The series a generated report describes: the short hash of the last
+# commit that changed patches/ ("+dirty" while patches/ has changes of its
+# own). tests/docs_check.py holds every results/ file to it.
+# Printed with the tree id of patches/ there, which a shallow clone can
+# compare too: "SERIES TREE".
+series_id() {
+	local id tree
+	id=$(git -C "$TOP" log -1 --format=%h -- patches 2>/dev/null || true)
+	tree=$(git -C "$TOP" rev-parse --short=12 HEAD:patches 2>/dev/null || true)
+	[ -z "$(git -C "$TOP" status --porcelain -- patches 2>/dev/null)" ] || id="${id:-none}+dirty"
+	echo "${id:-none} ${tree:-none}"
+}
+
 # Run a command as root (directly, or through sudo for a normal user).
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then

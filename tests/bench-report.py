@@ -250,6 +250,10 @@ def main():
 
     p(f"# make bench ({datetime.date.today()})")
     p("")
+    p(f"Series `{os.environ.get('SERIES', 'unknown none').split()[0]}` (the last commit that changed "
+      f"`patches/`; `patches/` tree `{os.environ.get('SERIES', 'unknown none').split()[-1]}`), "
+      "made by `make bench`.")
+    p("")
     p(f"QEMU TCG guest, `-M virt -cpu cortex-a76 -smp 4 -m 4G`, 16K pages; Linux {v61} "
       f"(unpatched, and this series) and mainline {v612} (`CONFIG_NUMA_EMU`), one guest "
       "at a time, with `-icount shift=3,sleep=off`: the guest clock counts executed "

@@ -135,6 +135,12 @@ fi
 rm -rf "$saved"
 lap refresh
 
+# The docs: every count they state agrees with the files that define it,
+# every results/ report names the series as it is, no dated runs; each
+# check shown failing on a copy broken in one place.
+layer docs 4 python3 "$TOP/tests/docs_check.py"
+lap docs
+
 # Layer 2: kernels. Each config is built once; fragments must survive
 # olddefconfig.
 "$TOP/scripts/kernels.sh" "$RES/images" "$BUILD/logs/check"
@@ -235,7 +241,7 @@ cached per-patch $(($(git -C "$TREE" rev-list --count base..HEAD) * 3)) "$(input
 	"$TOP/tests/per-patch.sh"
 say "per-patch builds took $(($(date +%s) - t0)) s"
 
-# Layer 7: the README's Raspberry Pi 5 guide, followed as written.
+# Layer 7: the Raspberry Pi 5 guide (docs/pi5.md), followed as written.
 layer guide "" "$TOP/tests/guide.sh"
 lap guide
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# make guide: the README's Raspberry Pi 5 guide, followed as written. The
-# code blocks of its "## Raspberry Pi 5" section start with "# on the PC"
-# or "# on the Pi". PC blocks run here, in one bash, in a copy of this
+# make guide: the Raspberry Pi 5 guide (docs/pi5.md), followed as written.
+# The code blocks of its sections from "## Do you need it?" to the one
+# before "## Measuring interleaving" start with "# on the PC" or "# on
+# the Pi". PC blocks run here, in one bash, in a copy of this
 # repository, with HOME=build/guide/home; Pi blocks run on the Raspberry
 # Pi OS stand-in (scripts/standin.sh) in QEMU, as the user pi with real
 # sudo, apt-get and systemd, one boot per "sudo reboot" (run as written),
@@ -9,15 +10,15 @@
 # boots, on that disk's FAT partition (mtools, no mounts): config.txt or,
 # after "reboot '0 tryboot'", tryboot.txt; os_prefix=; kernel_2712.img,
 # the device tree and cmdline.txt from there; its own options in front
-# of cmdline.txt. Then the README's measurement, in a guest under -icount.
+# of cmdline.txt. Then the guide's measurement, in a guest under -icount.
 # Prints "PASS|guide-...|..." or "FAIL|guide-...|...".
 . "$(dirname "$0")/../scripts/lib.sh"
 G=$BUILD/guide
 H=$G/home
-README=$TOP/README.md
+GUIDE=$TOP/docs/pi5.md
 
-# What cannot be done here, and what stands in for it (README line ->
-# command run instead). A line named here that the README no longer has
+# What cannot be done here, and what stands in for it (guide line ->
+# command run instead). A line named here that the guide no longer has
 # is an error: the guide changed and this list must follow it.
 declare -A standin=(
 	# No GitHub access here: Debian's 6.1.y source, without Raspberry Pi's
@@ -38,11 +39,11 @@ declare -A standin=(
 	['sudo rpi-eeprom-config | grep SDRAM_BANKLOW || echo "SDRAM_BANKLOW not set: the bootloader'"'"'s default"']="echo 'no rpi-eeprom-config in the stand-in'"
 	["vcgencmd bootloader_version"]="echo 'no vcgencmd in the stand-in'"
 )
-# The README's measurement (section "Measuring interleaving on a Pi 5"):
+# The guide's measurement (section "Measuring interleaving"):
 # its lines, and what runs instead in the -icount guest.
 declare -A measure=(
 	["cc -O2 -pthread -o bench ~/pi5-install/bench.c -lm"]="cp /opt/rig/bench ./bench"
-	["./bench -A -r 10 -m 16 -o fake4.txt"]="./bench -A -r 3 -m 8 -o fake4.txt"
+	["./bench -A -r 10 -m 16 -o fake8.txt"]="./bench -A -r 3 -m 8 -o fake8.txt"
 )
 # The firmware's part of the command line, for three kinds of firmware:
 # none (the rpi-6.1.y device trees, or another boot loader), the later
@@ -66,10 +67,10 @@ mkdir -p "$H" "$G/logs"
 EXTRA_PKGS="rsync kmod mtools dosfstools debootstrap dpkg-dev" step "checking packages" "$TOP/scripts/deps.sh" >&2
 
 # The guide's command lines, "PC<TAB>line" and "PI<TAB>line", in order;
-# "BAD<TAB>line" for a code block of the section without either marker.
+# "BAD<TAB>line" for a code block of those sections without either marker.
 awk '
-/^## Raspberry Pi 5/ { s = 1; next }
-/^## / { s = 0 }
+/^## Do you need it/ { s = 1; next }
+/^## Measuring interleaving/ { s = 0 }
 s && /^ *```/ && !b { b = 1; where = "?"; next }
 s && b && /^ *```/ { b = 0; next }
 s && b {
@@ -80,20 +81,20 @@ s && b {
 		where = "BAD"
 	}
 	print where "\t" $0
-}' "$README" >"$G/steps"
+}' "$GUIDE" >"$G/steps"
 if grep -q '^BAD' "$G/steps" || ! grep -q '^PC' "$G/steps" || ! grep -q '^PI' "$G/steps"; then
-	echo "FAIL|guide-readme|every code block of the README's Pi 5 section must start with '# on the PC' or '# on the Pi' ($(grep -m1 '^BAD' "$G/steps" | cut -f2-))"
+	echo "FAIL|guide-doc|every code block of docs/pi5.md's steps must start with '# on the PC' or '# on the Pi' ($(grep -m1 '^BAD' "$G/steps" | cut -f2-))"
 	exit 0
 fi
 for l in "${!standin[@]}"; do
 	grep -qxF -e "PC	$l" -e "PI	$l" "$G/steps" || {
-		echo "FAIL|guide-readme|the README no longer has '$l' (tests/guide.sh stands in for it)"
+		echo "FAIL|guide-doc|docs/pi5.md no longer has '$l' (tests/guide.sh stands in for it)"
 		exit 0
 	}
 done
 for l in "${!measure[@]}"; do
-	grep -qxF "$l" "$README" || {
-		echo "FAIL|guide-readme|the README's measurement no longer has '$l' (tests/guide.sh stands in for it)"
+	grep -qxF "$l" "$GUIDE" || {
+		echo "FAIL|guide-doc|docs/pi5.md's measurement no longer has '$l' (tests/guide.sh stands in for it)"
 		exit 0
 	}
 done
@@ -113,16 +114,18 @@ echo "    Raspberry Pi OS -> the stand-in (Debian 12 arm64, systemd, sudo, the u
 # line echoed before it runs.
 {
 	cat "$TOP/configs/qemu.config" "$TOP/configs/arch-arm64.config" "$TOP/configs/pages-16k.config"
-	echo "# What a Pi 5 configuration has besides: modules, page migration and compaction, SysV IPC, cpusets,"
+	echo "# What a Pi 5 configuration has besides: modules, compaction, SysV IPC, cpusets,"
 	echo "# a block device (virtio for the SD card) and FAT for /boot/firmware."
-	printf 'CONFIG_%s=y\n' MODULES MIGRATION COMPACTION SYSVIPC CGROUPS CPUSETS \
+	printf 'CONFIG_%s=y\n' MODULES COMPACTION SYSVIPC CGROUPS CPUSETS \
 		BLOCK BLK_DEV VIRTIO_MENU VIRTIO_MMIO VIRTIO_BLK VFAT_FS NLS NLS_CODEPAGE_437 NLS_ISO8859_1
 	# What Raspberry Pi OS (the stand-in) needs to boot: its disk, ext4, systemd.
 	cat "$TOP/configs/standin.config"
-} >"$G/pi5-standin.config"
+} | grep -v -e '^CONFIG_MEMORY_HOTPLUG=' -e '^CONFIG_MIGRATION=' >"$G/pi5-standin.config"
+# (Memory hotplug and migration are left to the guide's own lines, which
+# the kselftest's options need; CMA selects migration anyway.)
 # The Pi's device tree and overlays, for the guide's copy lines.
-"$TOP/scripts/dtb.sh" pi5-map-61 4G 4 >/dev/null || die "no device tree"
-cp "$("$TOP/scripts/dtb.sh" pi5-map-61 4G 4)" "$G/pi5.dtb"
+"$TOP/scripts/dtb.sh" pi5-map-61 8G 4 >/dev/null || die "no device tree"
+cp "$("$TOP/scripts/dtb.sh" pi5-map-61 8G 4)" "$G/pi5.dtb"
 mkdir -p "$G/overlays"
 echo "Overlays of the stand-in: none." >"$G/overlays/README"
 clone=$G/clone
@@ -155,7 +158,9 @@ npatches=$(grep -vc -e '^#' -e '^[[:space:]]*$' "$TOP/patches/series")
 inst=$H/pi5-install
 why=()
 [ -f "$image" ] || why+=("no Image.gz")
-grep -qx CONFIG_NUMA=y "$cfg" && grep -qx CONFIG_NUMA_EMULATION=y "$cfg" || why+=("NUMA or NUMA_EMULATION not =y")
+for o in NUMA NUMA_EMULATION MIGRATION MEMORY_HOTPLUG; do
+	grep -qx "CONFIG_$o=y" "$cfg" || why+=("CONFIG_$o is not =y")
+done
 grep -qx 'CONFIG_LOCALVERSION="-numa-emu"' "$cfg" || why+=("LOCALVERSION is not -numa-emu")
 [ "$(git -C "$custom" rev-list --count base..HEAD 2>/dev/null)" = "$npatches" ] || why+=("the $npatches patches are not on the copy")
 [ -d "$H/rpi-linux" ] && [ -z "$(find "$H/rpi-linux" -newer "$H/.rpi-linux.stamp" -print -quit)" ] || why+=("~/rpi-linux missing or changed")
@@ -169,7 +174,7 @@ if [ ${#why[@]} -gt 0 ]; then
 	echo "FAIL|guide-pc|$(printf '%s; ' "${why[@]}")($G/logs/pc.log)"
 	exit 0
 fi
-echo "PASS|guide-pc|$npatches patches on a copy of the unchanged KERNEL_SRC, NUMA, NUMA_EMULATION and -numa-emu set by the guide's lines, Image.gz, modules, the kselftest and ~/pi5-install built"
+echo "PASS|guide-pc|$npatches patches on a copy of the unchanged KERNEL_SRC, NUMA, NUMA_EMULATION, MIGRATION, MEMORY_HOTPLUG and -numa-emu set by the guide's lines, Image.gz, modules, the kselftest and ~/pi5-install built"
 
 # The kernel the Pi runs before the guide: the stand-in configuration,
 # from the unchanged ~/rpi-linux (no NUMA emulation, no NUMA).
@@ -220,7 +225,7 @@ boots=$(($(wc -l <"$G/reboots") + 1))
 # The jobs disk of every boot: for boot B, guide-B (run by the stand-in's
 # job runner as root) and guide-B.pi (the guide's commands of that boot,
 # run by pi in a login shell, each between "RIG guide $ LINE" and "RIG
-# guide rc N"; a boot that ends in a reboot ends in the README's reboot
+# guide rc N"; a boot that ends in a reboot ends in the guide's reboot
 # line itself); home.tar, what "scp" would have copied.
 J=$G/jobs
 mkdir -p "$J"
@@ -314,7 +319,7 @@ one_firmware() { # kind: the guide's boots with that firmware, on one disk
 			{ echo "boot $b: the firmware finds no $p$k or ${p}bcm2712-rpi-5-b.dtb" >"$G/$kind.err"; return; }
 		# The firmware's options first, then the command line file, as on
 		# the Pi; the rig's job among the firmware's.
-		MEM=4G SMP=4 TIMEOUT=600 PERSIST=1 JOBS=$J CMDLINE_TXT=$p$c QEMU_ARGS="-dtb $d/dtb" \
+		MEM=8G SMP=4 TIMEOUT=600 PERSIST=1 JOBS=$J CMDLINE_TXT=$p$c QEMU_ARGS="-dtb $d/dtb" \
 			PRE_CMDLINE="${!fw} rig.run=guide-$b" \
 			"$TOP/scripts/standin-boot.sh" "$d/kernel" "$img" "$G/logs/$kind-$b.log" "$G/logs/$kind-$b.out" \
 			2>"$G/logs/$kind-$b.err" ||
@@ -330,12 +335,12 @@ one_firmware() { # kind: the guide's boots with that firmware, on one disk
 	rm -rf "$d" "$img"
 }
 
-# The README's measurement, in a guest under -icount (instructions for
+# The guide's measurement, in a guest under -icount (instructions for
 # time: placement cannot change a figure there, the kernel's path can),
 # with numa_policy=interleave, under which a "default" run would be
 # interleaved too; then the same with every interleaved pass 25 % longer.
 # It runs in the rig's initramfs (the stand-in's systemd under -icount
-# would take most of the time): the benchmark as the README builds it.
+# would take most of the time): the benchmark as the guide builds it.
 base=$BUILD/initramfs.cpio
 gen=$BUILD/gen_init_cpio
 if [ ! -f "$base" ] || [ ! -x "$gen" ]; then
@@ -351,22 +356,22 @@ one_measure() {
 	cpio_list "$d/root" >"$d/list"
 	"$gen" "$d/list" >"$d/extra.cpio" && cat "$base" "$d/extra.cpio" >"$d/initrd.cpio" ||
 		{ echo "initramfs failed" >"$G/measure.err"; return; }
-	MEM=4G SMP=4 TIMEOUT=900 INITRD=$d/initrd.cpio QEMU_ARGS="-icount shift=3,sleep=off -dtb $G/pi5.dtb" \
-		CMDLINE="numa=fake=4 numa_policy=interleave rig.mode=facts rig.run=measure.sh" \
+	MEM=8G SMP=4 TIMEOUT=900 INITRD=$d/initrd.cpio QEMU_ARGS="-icount shift=3,sleep=off -dtb $G/pi5.dtb" \
+		CMDLINE="numa=fake=8 numa_policy=interleave rig.mode=facts rig.run=measure.sh" \
 		"$TOP/scripts/boot.sh" "$image" "$G/logs/measure.log" 2>/dev/null ||
 		echo "the measurement's boot did not finish ($G/logs/measure.log)" >"$G/measure.err"
 }
 {
 	echo '#!/bin/sh'
 	echo 'cd /root'
-	for l in "cc -O2 -pthread -o bench ~/pi5-install/bench.c -lm" "./bench -A -r 10 -m 16 -o fake4.txt"; do
+	for l in "cc -O2 -pthread -o bench ~/pi5-install/bench.c -lm" "./bench -A -r 10 -m 16 -o fake8.txt"; do
 		printf 'echo %q\n' "RIG guide \$ $l"
 		printf '%s\n' "${measure[$l]}"
 		echo 'echo "RIG guide rc $?"'
 	done
 	# -A's arithmetic, again from the runs it saved (bench-arith.sh checks -P).
-	printf 'echo %q\n' "RIG guide \$ ./bench -P fake4.txt"
-	echo './bench -P fake4.txt'
+	printf 'echo %q\n' "RIG guide \$ ./bench -P fake8.txt"
+	echo './bench -P fake8.txt'
 	echo 'echo "RIG guide rc $?"'
 	printf 'echo %q\n' "RIG guide \$ ./bench -A -r 3 -m 8 -I 25"
 	echo './bench -A -r 3 -m 8 -I 25'
@@ -387,9 +392,9 @@ out() { # kind boot command
 }
 # Per boot: the kernel (old or new) and the nodes online the guide
 # promises: the old kernel has no NUMA ("none") before the install and
-# after the undo; the new one 4 nodes, 1 with numa=off (boot 4).
+# after the undo; the new one 8 nodes, 1 with numa=off (boot 4).
 want_kernel() { case $1 in 0 | 5) echo old ;; *) echo new ;; esac; }
-want_nodes() { case $1 in 0 | 5) echo none ;; 4) echo 0 ;; *) echo 0-3 ;; esac; }
+want_nodes() { case $1 in 0 | 5) echo none ;; 4) echo 0 ;; *) echo 0-7 ;; esac; }
 for kind in $kinds; do
 	if [ -f "$G/$kind.err" ]; then
 		echo "FAIL|guide-pi-$kind|$(cat "$G/$kind.err")"
@@ -437,14 +442,14 @@ for kind in $kinds; do
 		why+=("boot 5 (after the undo): firmware read '$(fwl 5)'")
 	out "$kind" 0 'uname -r' | grep -q -- '-numa-emu' && why+=("boot 0: uname -r names the new kernel")
 	out "$kind" 1 'uname -r' | grep -q -- '-numa-emu' || why+=("tryboot boot: uname -r does not name the new kernel")
-	out "$kind" 1 'cat /proc/cmdline' | grep -q ' numa=fake=4$' || why+=("/proc/cmdline does not end in numa=fake=4")
+	out "$kind" 1 'cat /proc/cmdline' | grep -q ' numa=fake=8$' || why+=("/proc/cmdline does not end in numa=fake=8")
 	hw=$(out "$kind" 1 'numactl --hardware')
-	echo "$hw" | grep -qx 'available: 4 nodes (0-3)' &&
+	echo "$hw" | grep -qx 'available: 8 nodes (0-7)' &&
 		echo "$hw" | grep -qx 'node 0 cpus: 0 1 2 3' &&
-		[ "$(echo "$hw" | grep -cx 'node [1-3] cpus: *')" -eq 3 ] ||
-		why+=("numactl --hardware does not show 4 nodes, every CPU on node 0 and none on nodes 1-3")
+		[ "$(echo "$hw" | grep -cx 'node [1-7] cpus: *')" -eq 7 ] ||
+		why+=("numactl --hardware does not show 8 nodes, every CPU on node 0 and none on nodes 1-7")
 	if [ "$kind" = fake8 ]; then
-		out "$kind" 1 "sudo dmesg | grep 'NUMA:'" | grep -q 'NUMA: numa=fake=4 replaces numa=fake=8 given before' ||
+		out "$kind" 1 "sudo dmesg | grep 'NUMA:'" | grep -q 'NUMA: numa=fake=8 replaces numa=fake=8 given before' ||
 			why+=("no 'replaces' line for the firmware's numa=fake=8")
 		grep -Eq 'Unknown kernel command line parameters ".*iommu_dma_numa_policy=interleave.*", will be passed to user space' \
 			"$G/logs/$kind-1.log" || why+=("no 'passed to user space' line for iommu_dma_numa_policy=")
@@ -459,10 +464,10 @@ for kind in $kinds; do
 	out "$kind" 2 'numactl --interleave=all numactl --show' | grep -qx 'policy: interleave' ||
 		why+=("numactl --interleave=all numactl --show does not say 'policy: interleave'")
 	out "$kind" 3 "sudo dmesg | grep 'numa_policy=interleave:'" |
-		grep -q 'numa_policy=interleave: tasks without a memory policy of their own allocate interleaved over nodes 0-3' ||
+		grep -q 'numa_policy=interleave: tasks without a memory policy of their own allocate interleaved over nodes 0-7' ||
 		why+=("no numa_policy= line after step 6")
-	out "$kind" 3 'grep -m1 interleave /proc/self/numa_maps' | grep -q ' interleave:0-3 ' ||
-		why+=("numa_maps does not show interleave:0-3 after step 6")
+	out "$kind" 3 'grep -m1 interleave /proc/self/numa_maps' | grep -q ' interleave:0-7 ' ||
+		why+=("numa_maps does not show interleave:0-7 after step 6")
 	out "$kind" 4 'numactl --hardware' | grep -qx 'available: 1 nodes (0)' ||
 		why+=("numactl --hardware does not show one node with numa=off")
 	out "$kind" 5 'uname -r' | grep -q -- '-numa-emu' && why+=("after the undo: uname -r names the new kernel")
@@ -485,19 +490,19 @@ if [ -f "$G/measure.err" ]; then
 else
 	mlog=$G/logs/measure.log
 	mout() { C="RIG guide \$ $1" awk '$0 == ENVIRON["C"] { on = 1; next } on && /^RIG guide rc / { exit } on' "$mlog"; }
-	plain=$(mout "./bench -A -r 10 -m 16 -o fake4.txt")
+	plain=$(mout "./bench -A -r 10 -m 16 -o fake8.txt")
 	inj=$(mout "./bench -A -r 3 -m 8 -I 25")
 	[ "$(grep -c '^RIG guide rc 0$' "$mlog")" -eq 4 ] || why+=("a measurement command failed")
 	# The verdicts -A printed are those of its saved pairs, recomputed.
-	[ -n "$(grep '^VERDICT' <<<"$plain")" ] && [ "$(grep '^VERDICT' <<<"$plain")" = "$(mout "./bench -P fake4.txt" | grep '^VERDICT')" ] ||
-		why+=("bench -P fake4.txt does not give -A's verdicts: $(diff <(grep '^VERDICT' <<<"$plain") <(mout "./bench -P fake4.txt" | grep '^VERDICT') | head -2 | paste -sd' ')")
+	[ -n "$(grep '^VERDICT' <<<"$plain")" ] && [ "$(grep '^VERDICT' <<<"$plain")" = "$(mout "./bench -P fake8.txt" | grep '^VERDICT')" ] ||
+		why+=("bench -P fake8.txt does not give -A's verdicts: $(diff <(grep '^VERDICT' <<<"$plain") <(mout "./bench -P fake8.txt" | grep '^VERDICT') | head -2 | paste -sd' ')")
 	for t in fault copy triad chase; do
 		for th in 1 4; do
 			[ "$t" = chase ] && [ "$th" = 4 ] && continue
 			echo "$plain" | grep -q "^PLACEMENT $t threads=$th policy=bind pages [0-9]*:[0-9]*$" ||
 				why+=("$t/$th: bind not on one node")
-			echo "$plain" | grep -Eq "^PLACEMENT $t threads=$th policy=interleave pages 0:[0-9]+ 1:[0-9]+ 2:[0-9]+ 3:[0-9]+$" ||
-				why+=("$t/$th: interleave not on all four nodes")
+			echo "$plain" | grep -Eq "^PLACEMENT $t threads=$th policy=interleave pages 0:[0-9]+ 1:[0-9]+ 2:[0-9]+ 3:[0-9]+ 4:[0-9]+ 5:[0-9]+ 6:[0-9]+ 7:[0-9]+$" ||
+				why+=("$t/$th: interleave not on all eight nodes")
 			v=$(echo "$plain" | grep "^VERDICT $t threads=$th ")
 			[ "$t" = fault ] || echo "$v" | grep -q ' no difference the runs can show' ||
 				why+=("$t/$th: '${v#VERDICT }' where QEMU can show none")
@@ -514,7 +519,7 @@ else
 	done
 fi
 if [ ${#why[@]} -eq 0 ]; then
-	echo "PASS|guide-measure|under numa_policy=interleave: bind on one node, interleave on 0-3; copy, triad, chase: no difference (fault: $(echo "$plain" | sed -n 's/^VERDICT fault threads=1 .*ci=[^ ]* //p')); -I 25: slower on every test ($(echo "$inj" | sed -n 's/^VERDICT copy threads=1 ratio=\([^ ]*\) .*/copy ratio \1/p'))"
+	echo "PASS|guide-measure|under numa_policy=interleave: bind on one node, interleave on 0-7; copy, triad, chase: no difference (fault: $(echo "$plain" | sed -n 's/^VERDICT fault threads=1 .*ci=[^ ]* //p')); -I 25: slower on every test ($(echo "$inj" | sed -n 's/^VERDICT copy threads=1 ratio=\([^ ]*\) .*/copy ratio \1/p'))"
 else
 	echo "FAIL|guide-measure|$(printf '%s; ' "${why[@]}")"
 fi

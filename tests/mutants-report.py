@@ -19,6 +19,9 @@ equiv = [r for r in rows if r[0] == "EQUIVALENT"]
 alive = [r for r in rows if r[0] == "SURVIVED"]
 invalid = [r for r in rows if r[0] == "INVALID"]
 print("# Mutation score\n")
+print(f"Series `{os.environ.get('SERIES', 'unknown none').split()[0]}` (the last commit that changed "
+      f"`patches/`; `patches/` tree `{os.environ.get('SERIES', 'unknown none').split()[-1]}`), "
+      "made by `make mutants`.\n")
 print("Each mutant is a plausible defect of the series (`tests/mutants.txt`), built")
 print("into the kernels its boot cases need; the layers run in order (KUnit for the")
 print("splitter, then the boot cases: the judge's properties and the kselftest inside")

@@ -26,6 +26,10 @@ if [ -z "${MUTANTS_PREPARED:-}" ]; then
 	"$TOP/scripts/tree.sh" >&2
 	ksft=$("$TOP/scripts/kselftest.sh")
 	GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
+	# The riscv64 cases boot their own initramfs, with the kselftest
+	# built for riscv64 (as make check makes it).
+	rvksft=$(RIG_ARCH=riscv64 "$TOP/scripts/kselftest.sh")
+	RIG_ARCH=riscv64 GUEST_EXTRA=$rvksft "$TOP/scripts/initramfs.sh" >/dev/null
 fi
 mapfile -t files < <(for n in "${names[@]}"; do $M GET "$n" file; done | sort -u)
 git -C "$TREE" diff --quiet HEAD -- "${files[@]}" ||
@@ -171,5 +175,10 @@ restore
 build_all "$all_cases" "$LOGS/restored.images" || die "the restored series does not build"
 
 # The report.
-python3 "$TOP/tests/mutants-report.py" "$out" "$total" >"$RES/mutants.md"
+SERIES=$(series_id) python3 "$TOP/tests/mutants-report.py" "$out" "$total" >"$RES/mutants.md"
 say "$(tail -1 "$RES/mutants.md")"
+# A full run is the published report (a sample or named mutants are not).
+if [ $# -eq 0 ] && [ -z "${SAMPLE:-}" ]; then
+	cp "$RES/mutants.md" "$TOP/results/mutants.md"
+	say "results/mutants.md written"
+fi

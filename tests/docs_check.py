@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""The docs do not go stale: make check's "docs" layer.
+
+* counts: every count README.md and docs/ state (boot cases, riscv64
+  cases, mutants, patches, KUnit cases, bench configurations) equals what
+  the files that define it hold, and each is stated at least once;
+* results: every results/*.md names the series it was made from, and that
+  is the series as it is (the tree id of patches/ at HEAD, with no changes
+  of its own; with history, also the last commit that changed patches/);
+* wording: no dated run or process wording in README.md or docs/ (dated
+  runs are generated into results/);
+* selftest: each of the three fails on a copy broken in one place.
+
+Prints "PASS|docs-...|..." or "FAIL|docs-...|..." lines.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "tests"))
+import mutate  # noqa: E402
+
+
+def lines_of(path):
+    with open(os.path.join(TOP, path)) as f:
+        return [ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def defined_counts():
+    """What the defining files hold, each counted its own way."""
+    matrix = lines_of("tests/matrix.txt")
+    rv = [ln for ln in matrix if ln.split("|")[1].strip().startswith("rv-")]
+    kunit = [p for p in glob.glob(os.path.join(TOP, "patches", "*KUnit*.patch"))]
+    kcases = sum(len(re.findall(r"^\+\s*KUNIT_CASE(?:_PARAM)?\(", open(p).read(), re.M)) for p in kunit)
+    bench = open(os.path.join(TOP, "scripts/bench.sh")).read()
+    runs = re.search(r"^runs=\(\n(.*?)^\)", bench, re.M | re.S).group(1)
+    return {
+        "boot cases": len(matrix),
+        "riscv64 cases": len(rv),
+        "mutants": len(mutate.load()),
+        "patches": len(lines_of("patches/series")),
+        "KUnit cases": kcases,
+        "bench configurations": len(re.findall(r'^\s*"[a-z0-9-]+\|', runs, re.M)),
+    }
+
+
+# How the docs state each count: "<n> <phrase>".
+PHRASES = {
+    "boot cases": r"(?:boot|matrix)\s+cases",
+    "riscv64 cases": r"riscv64\s+(?:boot\s+)?cases",
+    "mutants": r"mutants",
+    "patches": r"patches",
+    "KUnit cases": r"KUnit\s+cases",
+    "bench configurations": r"bench(?:mark)?\s+configurations",
+}
+
+
+def docs_texts(root=TOP):
+    paths = ["README.md"] + sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True))
+    return {os.path.relpath(os.path.join(root, p), root): open(os.path.join(root, p)).read() for p in paths}
+
+
+def cover_letter():
+    """The cover letter states counts too (its dates are history, not runs)."""
+    p = os.path.join(TOP, "patches", "0000-cover-letter.patch")
+    return {"patches/0000-cover-letter.patch": open(p).read()} if os.path.exists(p) else {}
+
+
+def check_counts(texts, counts):
+    errors, seen = [], {k: 0 for k in counts}
+    for path, text in texts.items():
+        for key, phrase in PHRASES.items():
+            for m in re.finditer(r"\b(\d+)\s+" + phrase + r"\b", text):
+                seen[key] += 1
+                if int(m.group(1)) != counts[key]:
+                    line = text.count("\n", 0, m.start()) + 1
+                    errors.append(f"{path}:{line}: '{' '.join(m.group(0).split())}', the files hold {counts[key]}")
+    errors += [f"no document states the number of {k} ({counts[k]})" for k, n in seen.items() if not n]
+    return errors, sum(seen.values())
+
+
+SERIES_LINE = re.compile(r"^Series `([0-9a-f]+)(\+dirty)?` .*`patches/` tree `([0-9a-f]+)`", re.M)
+
+
+def git(*args):
+    r = subprocess.run(["git", "-C", TOP, *args], capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def series_now():
+    tree = git("rev-parse", "HEAD:patches")
+    clean = git("status", "--porcelain", "--", "patches") == ""
+    shallow = git("rev-parse", "--is-shallow-repository") == "true"
+    commit = None if shallow else git("log", "-1", "--format=%H", "--", "patches")
+    return tree, clean, commit
+
+
+def check_results(reports, now):
+    tree, clean, commit = now
+    errors = []
+    if not clean:
+        errors.append("patches/ has uncommitted changes: no report can describe it")
+    if not reports:
+        errors.append("no results/*.md")
+    for path, text in reports.items():
+        m = SERIES_LINE.search(text)
+        if not m:
+            errors.append(f"{path} does not name the series it was made from (a 'Series `HASH` ...' line)")
+            continue
+        if m.group(2):
+            errors.append(f"{path} was made from a series with uncommitted changes ({m.group(1)}+dirty)")
+        if not (tree or "").startswith(m.group(3)):
+            errors.append(f"{path} describes the series with patches/ tree {m.group(3)}, "
+                          f"patches/ is now {(tree or 'unknown')[:12]}: run the command that makes it")
+        elif commit and not commit.startswith(m.group(1)):
+            errors.append(f"{path} names commit {m.group(1)}, the last commit that changed patches/ "
+                          f"is {commit[:7]}")
+    return errors
+
+
+WORDING = [
+    (r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|"
+     r"November|December) 20\d\d\b", "a dated run (dated results go to results/)"),
+    (r"\bissue \d+\b", "process wording (an issue number)"),
+    (r"\b(?:this|last|previous|next) session\b", "process wording (a session)"),
+    (r"\breview of issue\b", "process wording (a review)"),
+]
+
+
+def check_wording(texts):
+    errors = []
+    for path, text in texts.items():
+        for rx, why in WORDING:
+            for m in re.finditer(rx, text):
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"{path}:{line}: '{m.group(0)}': {why}")
+        # A placeholder left for a figure: an upper-case token with hyphens
+        # alone on a line, outside code blocks.
+        fence = False
+        for n, ln in enumerate(text.splitlines(), 1):
+            if ln.lstrip().startswith("```"):
+                fence = not fence
+            elif not fence and re.fullmatch(r"\s*[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\s*", ln):
+                errors.append(f"{path}:{n}: '{ln.strip()}': a placeholder, not a figure")
+    return errors
+
+
+def report(name, errors, good):
+    if errors:
+        print(f"FAIL|{name}|{'; '.join(errors[:4])}{' ...' if len(errors) > 4 else ''}")
+    else:
+        print(f"PASS|{name}|{good}")
+
+
+def main():
+    counts = defined_counts()
+    texts = docs_texts()
+    reports = {os.path.relpath(p, TOP): open(p).read() for p in sorted(glob.glob(os.path.join(TOP, "results", "*.md")))}
+    now = series_now()
+
+    errors, stated = check_counts({**texts, **cover_letter()}, counts)
+    report("docs-counts", errors, f"{stated} counts stated in {len(texts) + 1} documents agree with the files "
+           f"({', '.join(f'{v} {k}' for k, v in counts.items())})")
+    errors = check_results(reports, now)
+    report("docs-results", errors, f"{len(reports)} reports name the series as it is "
+           f"(patches/ tree {(now[0] or '')[:12]})")
+    errors = check_wording(texts)
+    report("docs-wording", errors, f"no dated run or process wording in {len(texts)} documents")
+
+    # Each check fails on a copy broken in one place only.
+    missed = []
+    found = next(((p, t) for p, t in texts.items() if re.search(r"\b\d+\s+(?:boot|matrix)\s+cases\b", t)), None)
+    if found:
+        broken = dict(texts)
+        broken[found[0]] = re.sub(r"\b(\d+)(\s+(?:boot|matrix)\s+cases)\b",
+                                  lambda m: f"{int(m.group(1)) + 1}{m.group(2)}", found[1], count=1)
+    if not found or not check_counts(broken, counts)[0]:
+        missed.append("a boot case count changed in one place")
+    tree, _, commit = now
+    good = (f"Series `{(commit or '0')[:7]}` (the last commit that changed `patches/`; "
+            f"`patches/` tree `{(tree or '0')[:12]}`), made by `make x`.\n")
+    bad = good.replace(f"tree `{(tree or '0')[:12]}`", "tree `" + "0" * 12 + "`")
+    if not any("describes the series with patches/ tree" in e for e in check_results({"results/x.md": bad}, now)):
+        missed.append("a report of another series")
+    broken = dict(texts)
+    broken["README.md"] = texts["README.md"] + "\nMeasured on 3 December 2026.\n"
+    if not check_wording(broken):
+        missed.append("a dated run")
+    broken["README.md"] = texts["README.md"] + "\nSOME-FIGURES\n"
+    if not any("SOME-FIGURES" in e for e in check_wording(broken)):
+        missed.append("a placeholder")
+    report("docs-selftest", [f"not caught: {m}" for m in missed],
+           "each check fails on a copy broken in one place (a count, a report's series, a date, a placeholder)")
+
+
+if __name__ == "__main__":
+    main()
