@@ -1,7 +1,7 @@
 #!/bin/bash
 # make bench: what a fake node costs and what interleaving does, in one
-# run on one QEMU machine (4 CPUs, 4 GiB unless said, 16K pages), one guest
-# at a time:
+# run on one QEMU machine (4 CPUs, 4 GiB unless said, 16K pages), two
+# guests at a time (JOBS):
 #   none, none-again   the unpatched 6.1 kernel, first and last (the noise)
 #   ours-N             this series, numa=fake=N for N = 1, 2, 4, 8, 16
 #   pol-N              the same with numa_policy=interleave, N = 1, 4, 8,
@@ -112,19 +112,33 @@ runs=(
 # Raspberry Pi OS's cmdline.txt): under -icount every character sent costs
 # guest time, and the per-node lines would be counted as node cost.
 common="quiet initcall_debug initramfs_async=0 numa_balancing=disable transparent_hugepage=never log_buf_len=4M"
-i=0
+# JOBS guests at a time (2 unless said): under -icount a guest's figures
+# count its own instructions, so a guest beside it changes none of them.
+JOBS=${JOBS:-2}
+one() { # one boot: I NAME B IMAGE CMDLINE QEMU MEM
+	local log=$OUT/logs/$2.b$3.log
+	MEM=${7:-4G} SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$6" \
+		CMDLINE="$5 $common rig.mode=bench rig.args=-c,1,-r,$REPS,-m,$MIB" \
+		step "bench $1/${#runs[@]}: $2, boot $3/$BOOTS" "$TOP/scripts/boot.sh" "$4" "$log" ||
+		die "bench $2 failed ($log)"
+}
+i=0 running=0
 for r in "${runs[@]}"; do
 	IFS='|' read -r name image cmd qemu mem <<<"$r"
 	i=$((i + 1))
 	for ((b = 1; b <= BOOTS; b++)); do
-		log=$OUT/logs/$name.b$b.log
-		MEM=${mem:-4G} SMP=4 TIMEOUT=1200 QEMU_ARGS="-icount shift=3,sleep=off$qemu" \
-			CMDLINE="$cmd $common rig.mode=bench rig.args=-c,1,-r,$REPS,-m,$MIB" \
-			step "bench $i/${#runs[@]}: $name, boot $b/$BOOTS" "$TOP/scripts/boot.sh" "$image" "$log" ||
-			die "bench $name failed ($log)"
+		if [ "$running" -ge "$JOBS" ]; then
+			wait -n || die "a bench boot failed"
+			running=$((running - 1))
+		fi
+		one "$i" "$name" "$b" "$image" "$cmd" "$qemu" "$mem" &
+		running=$((running + 1))
 	done
 done
-SERIES=$(series_id) BOOTS=$BOOTS REPS=$REPS MIB=$MIB python3 "$TOP/tests/bench-report.py" "$OUT" \
+for ((; running > 0; running--)); do
+	wait -n || die "a bench boot failed"
+done
+SERIES=$(series_id) JOBS=$JOBS BOOTS=$BOOTS REPS=$REPS MIB=$MIB python3 "$TOP/tests/bench-report.py" "$OUT" \
 	"$(make -s -C "$TREE" kernelversion)" "$(make -s -C "$BUILD/linux-6.12" kernelversion)" "${runs[@]%%|*}" >"$OUT/results.md" ||
 	die "report failed"
 gnuplot "$OUT/chart.gp" || die "gnuplot failed"

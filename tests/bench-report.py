@@ -241,7 +241,7 @@ def main():
     want = int(os.environ.get("BOOTS", "0") or 0)
     runs = {n: load(out, n, want) for n in names}
     none = runs["none"]
-    boots, reps, mib = (os.environ.get(k, "?") for k in ("BOOTS", "REPS", "MIB"))
+    boots, reps, mib, jobs = (os.environ.get(k, "?") for k in ("BOOTS", "REPS", "MIB", "JOBS"))
     lines = []
     p = lines.append
     fmt = lambda v, d=0: "-" if v is None else f"{v:.{d}f}"
@@ -255,7 +255,7 @@ def main():
       "made by `make bench`.")
     p("")
     p(f"QEMU TCG guest, `-M virt -cpu cortex-a76 -smp 4 -m 4G`, 16K pages; Linux {v61} "
-      f"(unpatched, and this series) and mainline {v612} (`CONFIG_NUMA_EMU`), one guest "
+      f"(unpatched, and this series) and mainline {v612} (`CONFIG_NUMA_EMU`), {jobs} guests "
       "at a time, with `-icount shift=3,sleep=off`: the guest clock counts executed "
       f"instructions ({NS_PER_INSN} ns each, and timer waits jump ahead), so times measure "
       "what the kernels execute, not the load of the host. Every guest boots with "
