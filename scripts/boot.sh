@@ -16,13 +16,16 @@ INITRD=${INITRD:-$BUILD/initramfs$SUFFIX.cpio}
 mkdir -p "$(dirname "$log")"
 
 # Memory hot-add: HOTPLUG=MEMDEV:NODE plugs a pc-dimm once the guest asks
-# for it; @QMP@ in QEMU_ARGS names the QMP socket.
-qmp=$log.qmp.sock
+# for it; @QMP@ in QEMU_ARGS names the QMP socket. The socket lives in a
+# private directory with a short name: a UNIX socket's path has at most
+# 107 bytes, which a log's path in a deep clone can pass.
 QEMU_ARGS=${QEMU_ARGS:-}
-QEMU_ARGS=${QEMU_ARGS//@QMP@/$qmp}
-helper=
+helper= sockdir=
 if [ -n "${HOTPLUG:-}" ]; then
-	rm -f "$log.qmp" "$qmp" "$log"
+	sockdir=$(mktemp -d "${XDG_RUNTIME_DIR:-/tmp}/rig.XXXXXX") || die "no directory for the QMP socket"
+	qmp=$sockdir/qmp
+	QEMU_ARGS=${QEMU_ARGS//@QMP@/$qmp}
+	rm -f "$log.qmp" "$log"
 	python3 "$TOP/scripts/qmp-hotplug.py" "$log" "$qmp" "${HOTPLUG%%:*}" "${HOTPLUG#*:}" &
 	helper=$!
 fi
@@ -52,8 +55,17 @@ timeout --foreground -k 5 "$TIMEOUT" "${machine[@]}" \
 	-kernel "$image" -initrd "$INITRD" \
 	-append "$console panic=-1 ${CMDLINE:-}" \
 	${QEMU_ARGS:-} </dev/null >"$log" 2>&1 || rc=$?
-[ -z "$helper" ] || { kill "$helper" 2>/dev/null; wait "$helper" 2>/dev/null; rm -f "$qmp"; } || true
+[ -z "$helper" ] || { kill "$helper" 2>/dev/null; wait "$helper" 2>/dev/null; rm -rf "$sockdir"; } || true
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+# QEMU failed before the guest said anything (QEMU's error is the log's
+# first line): an error of the rig, not of the kernel (exit status 3). A
+# kernel that panics makes QEMU exit with 0 (-no-reboot), a hang with 124.
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
+	head -1 "$log" | grep -q '^qemu-system-[a-z0-9_]*: '; then
+	cat "$log" >&2
+	echo "error: QEMU did not start the guest (exit $rc, $log)" >&2
+	exit 3
+fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	tail -20 "$log" >&2
 	echo "error: boot timed out after ${TIMEOUT}s ($log)" >&2

@@ -38,7 +38,13 @@ boot_case() { # line from tests/matrix.txt
 		RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="memblock=debug $cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 			TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null
 	}
-	if ! boot; then
+	local brc=0
+	boot || brc=$?
+	if [ $brc -eq 3 ]; then
+		echo "FAIL|$name|guest did not start: $(head -1 "$log") ($log)"
+		return
+	fi
+	if [ $brc -ne 0 ]; then
 		# Debian 12's OpenSBI (1.1) can hang a hart it starts (see
 		# scripts/boot.sh): a riscv64 guest whose last words are the
 		# secondary CPUs' bring-up is booted once more, and says so.

@@ -2,7 +2,8 @@
 """The mutation report: build/results/mutants.md from mutants.sh's lines.
 
 Usage: mutants-report.py MUTANTS_OUT TOTAL_SECONDS
-Lines: "KILLED|name|layer|detail|secs", "SURVIVED|...", "EQUIVALENT|...".
+Lines: "KILLED|name|layer|detail|secs", "SURVIVED|...", "EQUIVALENT|...",
+"INVALID|..." (did not build), "ERROR|..." (the rig failed: not judged).
 """
 import os
 import re
@@ -18,6 +19,7 @@ killed = [r for r in rows if r[0] == "KILLED"]
 equiv = [r for r in rows if r[0] == "EQUIVALENT"]
 alive = [r for r in rows if r[0] == "SURVIVED"]
 invalid = [r for r in rows if r[0] == "INVALID"]
+errors = [r for r in rows if r[0] == "ERROR"]
 print("# Mutation score\n")
 print(f"Series `{os.environ.get('SERIES', 'unknown none').split()[0]}` (the last commit that changed "
       f"`patches/`; `patches/` tree `{os.environ.get('SERIES', 'unknown none').split()[-1]}`), "
@@ -31,7 +33,7 @@ print("|---|---|---|---|---|---|---|")
 for r in rows:
     m = what.get(r[1], {})
     res = {"KILLED": "killed", "SURVIVED": "**survived**", "EQUIVALENT": "equivalent",
-           "INVALID": "invalid (does not build)"}[r[0]]
+           "INVALID": "invalid (does not build)", "ERROR": "**not judged** (the rig failed)"}[r[0]]
     det = r[3].replace("|", "/")
     print(f"| {r[1]} | {m.get('file', '?').split('/')[-1]} | {m.get('what', '?')} | {res} | {r[2]} | {det} | {r[4]} |")
 by = {}
@@ -45,7 +47,8 @@ print(f"Of the {len(booted)} mutants killed in boots, the judge's properties cau
       f" and the kselftest (the layer that also runs on a Pi) {len(ksft)}.")
 print("First layer to kill: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items())) + ".")
 print(f"Run time: {total} s ({total / 60:.0f} min) for {len(rows)} mutants.\n")
-scored = len(rows) - len(equiv) - len(invalid)
+scored = len(rows) - len(equiv) - len(invalid) - len(errors)
 pct = 100.0 * len(killed) / scored if scored else 0.0
 print(f"{len(killed)} of {scored} non-equivalent mutants killed ({pct:.1f} %), "
-      f"{len(alive)} survived, {len(equiv)} shown equivalent, {len(invalid)} invalid")
+      f"{len(alive)} survived, {len(equiv)} shown equivalent, {len(invalid)} invalid"
+      + (f", {len(errors)} not judged (the rig failed)" if errors else ""))

@@ -132,6 +132,9 @@ for n in "${names[@]}"; do
 			    r, name, why = (ln.rstrip("\n").split("|", 2) + ["", ""])[:3]
 			    if r == "PASS":
 			        continue
+			    if why.startswith("guest did not start"):
+			        print("rig", 0, 0, name)
+			        sys.exit()
 			    if first == "-":
 			        first = name
 			    if why.startswith("boot did not finish"):
@@ -144,7 +147,11 @@ for n in "${names[@]}"; do
 		EOF
 		)
 		[ -n "$first" ] || die "mutant $n: cannot read $LOGS/$n.boots"
-		if [ "$judge$ksft$hung" != 000 ]; then
+		if [ "$judge" = rig ]; then
+			# QEMU did not start a guest: the rig failed, the mutant
+			# was not judged.
+			layer=rig detail="$first: $(grep -m1 "^FAIL|$first|" "$LOGS/$n.boots" | cut -d'|' -f3 | cut -c1-160)"
+		elif [ "$judge$ksft$hung" != 000 ]; then
 			if [ "$judge" -gt 0 ]; then layer=judge; elif [ "$ksft" -gt 0 ]; then layer=kselftest; else layer=boot; fi
 			why=$(grep -m1 "^FAIL|$first|" "$LOGS/$n.boots" | cut -d'|' -f3 | cut -c1-160)
 			detail="$first: $why (of $nb boots: judge $judge, kselftest $ksft, no finish $hung)"
@@ -158,6 +165,9 @@ for n in "${names[@]}"; do
 	if [ "$layer" = invalid ]; then
 		echo "INVALID|$n|-|$detail|$secs" >>"$out"
 		echo "FAIL|mutant-$n|not a valid mutant: $detail"
+	elif [ "$layer" = rig ]; then
+		echo "ERROR|$n|-|$detail|$secs" >>"$out"
+		echo "FAIL|mutant-$n|not judged, the rig failed: $detail"
 	elif [ -n "$layer" ]; then
 		echo "KILLED|$n|$layer|$detail|$secs" >>"$out"
 		echo "PASS|mutant-$n|killed by $layer in $secs s: $detail"
