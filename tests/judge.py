@@ -13,8 +13,9 @@ that follow from the rules alone, never from the algorithm:
             size allow (or the case's nodes=K);
             where reservations could leave an even node below the minimum,
             between the most nodes that fit wherever they lie and that
-  nothing   the nodes' MemTotal add up to MemTotal; every byte of memory
-  lost      lies in exactly one node, of its own physical node
+  nothing   every byte of memory the case gives the machine lies in
+  lost      exactly one node, of its own physical node (the nodes' MemTotal
+            add up to MemTotal by construction: not a check)
   bounds    spans disjoint; between two nodes of one physical node a
             multiple of the boundary unit, and of the memory block when
             every node can hold one (count mode) or the size is a multiple
@@ -516,9 +517,6 @@ def properties(m, g, expect, slack, table):
     # nothing lost
     if g.memtotal is None or not g.nodes:
         yield "nothing lost", "guest reported no meminfo or nodes"
-    elif sum(v["memtotal"] for v in g.nodes.values()) != g.memtotal:
-        yield "nothing lost", (f"sum of node MemTotal {sum(v['memtotal'] for v in g.nodes.values())}"
-                               f" kB != MemTotal {g.memtotal} kB")
     # Every byte of memory in a node's span is present in that node (the
     # zones' present pages), so memory that fell out of every node shows.
     for n, v in mem_nodes.items():
@@ -836,7 +834,7 @@ def judge(a, text):
     load = next((ln for ln in g.lines if ln.startswith("RIG numaload vmstat")), None)
     if re.search(r"(?:^|\s)quiet(?:\s|$)", rest):
         if not load:
-            errors.append("numaload did not report")
+            errors.append("quiet: numaload did not report")
         else:
             busy = [w for w in load.split()[3:] if re.match(r"numa_(hint_faults|pages_migrated|pte_updates)=[1-9]", w)]
             if busy:
@@ -847,7 +845,7 @@ def judge(a, text):
     if re.search(r"(?:^|\s)nomigrate(?:\s|$)", rest):
         vm = dict(re.findall(r"(numa_\w+)=(\d+)", load or ""))
         if not load:
-            errors.append("numaload did not report")
+            errors.append("nomigrate: numaload did not report")
         elif int(vm.get("numa_hint_faults", 0)) == 0:
             errors.append("nomigrate: no NUMA hint faults, balancing was not active")
         elif int(vm.get("numa_pages_migrated", 0)):
@@ -950,6 +948,40 @@ def judge(a, text):
     summary = f"{len(g.nodes)} nodes " + " ".join(f"{(e - s) // MiB}M" for s, e in got) + \
         (bank_note if bk else "")
     return errors, summary + (" (kselftest passed)" if ksft and "numa=fake" in a.cmdline else "")
+
+
+def check_sites():
+    """Every place in properties() and judge() that reports an error, as
+    (line, pattern of the messages it can give: a group for each value)."""
+    import ast
+
+    def rx(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return re.escape(node.value)
+        if isinstance(node, ast.JoinedStr):
+            return "".join(re.escape(v.value) if isinstance(v, ast.Constant) else "(.*?)" for v in node.values)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return rx(node.left) + rx(node.right)
+        if isinstance(node, ast.IfExp):
+            return "(?:" + rx(node.body) + "|" + rx(node.orelse) + ")"
+        return "(.*?)"
+
+    sites = []
+    for fn in ast.parse(open(os.path.abspath(__file__)).read()).body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name not in ("properties", "judge"):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Yield) and isinstance(node.value, ast.Tuple):
+                prop, msg = node.value.elts
+                pat = re.escape(prop.value + ": ") + rx(msg)
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "append" and \
+                    getattr(node.func.value, "id", "") == "errors" and \
+                    ast.unparse(node.args[0]) != "f'{prop}: {err}'":
+                pat = rx(node.args[0])
+            else:
+                continue
+            sites.append((node.lineno, pat))
+    return sites
 
 
 def selftest():
@@ -1079,7 +1111,6 @@ def selftest():
          report(flat(4)[:3] + [(3, 4 * G, 5 * G - 256 * MiB, "0-3", "10,10,10,10")])),
         ("nothing lost: present pages missing from a node", "nothing lost", case(),
          report([n if n[0] != 3 else n + (G - 256 * MiB,) for n in flat(4)])),
-        ("nothing lost: MemTotal", "nothing lost", case(), report(flat(4), memtotal=123456)),
         ("bounds", "bounds", case(), report(flat(4, sizes=[G + 16 * MiB, G - 16 * MiB, G, G]))),
         ("spread", "spread", case(), report(flat(4, sizes=[512 * MiB, 1536 * MiB, G, G]))),
         ("ids: first node of a physical node", "ids", case(), report(flat(4, ids=[1, 0, 2, 3]))),
@@ -1184,7 +1215,51 @@ def selftest():
         ("numactl-suite: a test failed", "numactl", case(expect="count=4 numactl-suite"),
          report(flat(4), extra=suite_rcs(distance=1))),
     ]
+    # Three firmware nodes of 3, 2 and 2 GiB; a memory-less fourth.
+    fw3 = fw2.format(a="3G", b="2G") + " -object memory-backend-ram,id=m2,size=2G -numa node,memdev=m2"
+    rv = [(n[0], n[1] + G, n[2] + G, n[3], n[4]) for n in two((2, 2))]
+    bad += [
+        ("nothing lost: a node over two physical nodes", "holds memory of physical nodes", case(qemu=qemu22),
+         report([n if n[0] not in (1, 2) else (n[0], 3 * G + G // 2, 4 * G, n[3], n[4]) if n[0] == 1 else
+                 (n[0], 2 * G, 3 * G + G // 2, n[3], n[4]) for n in two((2, 2))])),
+        ("ids: a memory-less firmware node gone", "memory-less firmware node 2 is gone",
+         case(qemu=qemu22 + " -numa node,nodeid=2"), report(two((2, 2), ids=[0, 3, 1, 4]))),
+        ("count: a physical node the reservations leave alone is short", "the rules give 3 on node 1",
+         case(pages="4k", qemu=qemu32, cmdline="numa=fake=3U cma=2944M", expect="count=3U"),
+         report(two((3, 2), 3 * G, G), page=4096, late=False,
+                extra=[f"cma: Reserved 2944 MiB at {4 * G - 2944 * MiB:#018x}"])),
+        ("count: more nodes than the most the reservations allow", "the rules give at most 3",
+         case(qemu=qemu22, cmdline="numa=fake=3 cma=1024M", expect="count=3"),
+         report(two((2, 2)), late=False, extra=[f"cma: Reserved 1024 MiB at {3 * G:#018x}"])),
+        ("count: shares that do not make the largest node smallest", "the rules give one of",
+         case(mem="7G", qemu=fw3, cmdline="numa=fake=5", expect="count=5"),
+         report([(0, G, 4 * G, "0-1", "10,20,20,20,20"), (1, 4 * G, 5 * G, "2-3", "20,10,20,10,20"),
+                 (3, 5 * G, 6 * G, "", "20,10,20,10,20"), (2, 6 * G, 7 * G, "", "20,20,10,20,10"),
+                 (4, 7 * G, 8 * G, "", "20,20,10,20,10")])),
+        ("nothing lost: no nodes reported", "guest reported no meminfo or nodes", case(),
+         "[    0.000000] Linux version 6.1.0 (rig@rig)\nRIG done"),
+        ("bounds: two nodes overlap", "nodes 0 and 1 overlap", case(),
+         report([(0, G, 2 * G + 32 * MiB, "0-3", "10,10,10,10")] + flat(4)[1:])),
+        ("cpus: riscv64, a node with a CPU too many", "lists 3 cpus, expected 2",
+         case(arch="riscv64", pages="4k", qemu=qemu22),
+         report([(n[0], n[1], n[2], "0-2" if n[3] == "0-1" else n[3], n[4]) for n in rv], page=4096, late=False)),
+        ("log: the generic message of a refused option", "Malformed early option", case(),
+         report(flat(4), extra=["Malformed early option 'numa'"])),
+        ("harness: -u where nothing shapes the layout", "is given -u", case(cmdline="numa=fake=4 rig.args=-S,-u"),
+         report(flat(4))),
+        ("memfill: it did not finish", "memfill did not finish", case(expect="count=4 memfill"),
+         report(flat(4), extra=[f"RIG memfill node {i} pages 100" for i in range(4)])),
+        ("quiet: no report", "quiet: numaload did not report", case(expect="count=4 quiet"), report(flat(4))),
+        ("nomigrate: no report", "nomigrate: numaload did not report", case(expect="count=4 nomigrate"),
+         report(flat(4))),
+        ("hotplug: nothing added", "no memory block was added", case(qemu=qemu22, expect="count=4 hotplug=mem1:1"),
+         report(two((2, 2)), extra=["KSFTHP " + ok_ksft[0][5:]])),
+        ("cpuset: its setup failed", "cpuset: RIG cpuset error", case(expect="count=4 cpuset"),
+         report(flat(4), extra=["RIG cpuset error: cannot write cpuset.mems"])),
+    ]
     failed = []
+    sites = check_sites()
+    fired = {}
     for name, a, text in good:
         errs, _ = judge(a, text)
         print(f"{'passes' if not errs else 'REJECTED'}: {name}{': ' + '; '.join(errs) if errs else ''}")
@@ -1193,13 +1268,27 @@ def selftest():
     for name, want, a, text in bad:
         errs, _ = judge(a, text)
         hit = [e for e in errs if e.startswith(want) or want in e]
+        for e in errs:
+            # The check whose message this is: of those whose pattern it
+            # matches, the one whose values take the fewest characters.
+            at = min(((len("".join(g for g in mt.groups() if g)), n) for n, mt in
+                      ((n, re.fullmatch(pat, e, re.S)) for n, pat in sites) if mt), default=None)
+            if at:
+                fired.setdefault(at[1], name)
         print(f"{'caught' if hit else 'MISSED'}: {name}: {hit[0] if hit else errs}")
         if not hit:
             failed.append(name)
+    # Every place that reports an error must have fired on some report
+    # above: a check added without a report that breaks it is seen here.
+    for n, pat in sorted(sites):
+        print(f"{'fired' if n in fired else 'NEVER FIRED'}: judge.py line {n}: {fired.get(n, pat)}")
+        if n not in fired:
+            failed.append(f"line {n}")
     if failed:
         print("checks that did not behave: " + ", ".join(failed))
         return 1
-    print(f"{len(good)} good layouts pass; every property and verdict check fires on a report that breaks it ({len(bad)})")
+    print(f"{len(good)} good layouts pass; each of the {len(sites)} checks fires on a report that breaks it"
+          f" ({len(bad)} reports)")
     return 0
 
 
