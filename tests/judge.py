@@ -172,6 +172,8 @@ class Machine:
         RAM_BASE = dtvariant.RAM_BASE = (2 << 30) if getattr(a, "arch", "") == "riscv64" else (1 << 30)
         self.pages = a.pages
         self.arch = getattr(a, "arch", "arm64")
+        self.uefi = "-bios" in a.qemu
+        self.cmdline = a.cmdline
         self.unit, self.block = UNIT[a.pages], BLOCK[a.pages]
         changes = dtvariant.load(a.variants).get(a.dt, {}) if a.dt != "-" else {}
         mem = size(a.mem)
@@ -276,7 +278,7 @@ class Machine:
         for x, y, d in re.findall(r"-numa dist,src=(\d+),dst=(\d+),val=(\d+)", a.qemu):
             self.fw_dist[(int(x), int(y))] = self.fw_dist[(int(y), int(x))] = int(d)
         self.floor = MIN_NODE
-        dt_taken = [dtvariant.span(changes[k], mem) for k in ("resv", "memreserve") if k in changes]
+        self.carveouts = dt_taken = [dtvariant.span(changes[k], mem) for k in ("resv", "memreserve") if k in changes]
         self.taken = union(dt_taken + self.keep + (self.booted or []))
         self.free = subtract(ranges, self.taken)
 
@@ -514,6 +516,28 @@ def properties(m, g, expect, slack, table):
             yield "count", (f"nodes per physical node {dict(zip([n for n, _ in withmem], have))},"
                             f" the rules give one of {[dict(zip([n for n, _ in withmem], o)) for o in ok]}")
 
+    # The log accounts for every node a count did not make: the nodes
+    # requested are the command line's, a "granted" line only where fewer
+    # (or, below the physical nodes, more) were granted, and each physical
+    # node that "gets K nodes instead of" S has K; the rest are made.
+    req = re.findall(r"(?:^|\s)numa=fake=(\d+)([uU]?)(?::\S*)?(?=\s|$)", m.cmdline)
+    if mode.startswith("count=") and req:
+        asked = int(req[-1][0]) * (len([p for p in m.phys if p[1]]) if req[-1][1] else 1)
+        cut = re.findall(r"numa=fake=\S+: (\d+) nodes requested, (\d+) granted", g.text)
+        short = re.findall(r"numa=fake=\S+: physical node (\d+) gets (\d+) nodes instead of (\d+)", g.text)
+        if cut and int(cut[0][0]) != asked:
+            yield "log", f"the log says {cut[0][0]} nodes requested, the command line asks for {asked}"
+        if cut and int(cut[0][1]) == int(cut[0][0]):
+            yield "log", f"a line says {cut[0][1]} of {cut[0][0]} nodes were granted: nothing was cut"
+        made = (int(cut[0][1]) if cut else asked) - sum(int(want) - int(k) for _, k, want in short)
+        if made != len(mem_nodes):
+            yield "log", (f"{len(mem_nodes)} memory nodes, the log accounts for {made}"
+                          f" ({asked} requested{', %s granted' % cut[0][1] if cut else ''}"
+                          f"{', %d fewer on physical nodes' % (asked - made) if short else ''})")
+        for p, k, _ in short:
+            if got.get(int(p), 0) != int(k):
+                yield "log", f"the log says physical node {p} gets {k} nodes, it has {got.get(int(p), 0)}"
+
     # nothing lost
     if g.memtotal is None or not g.nodes:
         yield "nothing lost", "guest reported no meminfo or nodes"
@@ -605,9 +629,27 @@ def properties(m, g, expect, slack, table):
                                 f" {k} nodes, the rules give more")
         elif mode != "none" and not explicit and not upper:
             # A boundary that would cut a CMA pool moves to an edge of it:
-            # at most the pool (on the alignment) further.
+            # at most the pool (on the alignment) further. Only a pool that
+            # lies where a boundary of an even split falls (of the usable
+            # memory, or of the memory not reserved) can have moved one.
+            def at(x, free):
+                acc = 0
+                for lo, hi in r:
+                    mine_ = m.ordinary(lo, hi) if free else hi - lo
+                    if x <= acc + mine_:
+                        y = lo
+                        while free and m.ordinary(lo, y) < x - acc and y < hi:
+                            y += m.unit
+                        return y if free else lo + x - acc
+                    acc += mine_
+                return r[-1][1]
+            ideal = [at(mem * i / k, False) for i in range(1, k)] + \
+                [at(sum(m.ordinary(lo, hi) for lo, hi in r) * i / k, True) for i in range(1, k)]
+
+            def cut(s, e):
+                return any(s < c < e for x in ideal for c in (x // align * align, -(-x // align) * align))
             moved = sum(-(-(min(e, hi) - max(s, lo)) // align) * align
-                        for s, e in m.keep for lo, hi in r if s < hi and lo < e and near(s, e))
+                        for s, e in m.keep for lo, hi in r if s < hi and lo < e and near(s, e) and cut(s, e))
             tol = align + moved + slack
             fair = mem / k
             off = [n for n in mine if abs(use[n] - fair) > tol]
@@ -687,6 +729,31 @@ def properties(m, g, expect, slack, table):
             if d != want_d:
                 yield "distance", f"node {n} to {q}: {d}, the rules give {want_d}"
                 break
+
+    # The kernel's account of the layout: one "Faking node" line for each
+    # memory node, whose range holds the node's span, with the memory the
+    # case gives that range (where the case knows all of it: not under
+    # UEFI, whose runtime regions are no-map), no more reserved than that,
+    # and, with several physical nodes, the one the node lies in.
+    fakes = re.findall(r"Faking node (\d+) at \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\] \((\d+) MiB, (\d+) MiB reserved\)"
+                       r"(?: on physical node (\d+))?", g.text)
+    several = len([p for p in m.phys if p[1]]) > 1
+    if fakes and sorted(int(f[0]) for f in fakes) != sorted(mem_nodes):
+        yield "log", f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, memory nodes {sorted(mem_nodes)}"
+    elif not fakes and mode != "none" and len(mem_nodes) > len([p for p in m.phys if p[1]]):
+        yield "log", f"no 'Faking node' line, yet {len(mem_nodes)} memory nodes"
+    for f in fakes:
+        n, lo, hi, mib, resv = int(f[0]), int(f[1], 16), int(f[2], 16) + 1, int(f[3]), int(f[4])
+        v = mem_nodes.get(n)
+        if v and not lo <= v["start"] <= v["end"] <= hi:
+            yield "log", f"Faking node {n} at [{lo:#x}-{hi:#x}), the node spans [{v['start']:#x}-{v['end']:#x})"
+        if not m.uefi and mib != overlap(m.ranges, lo, hi) >> 20:
+            yield "log", f"Faking node {n}: {mib} MiB, the case gives [{lo:#x}-{hi:#x}) {overlap(m.ranges, lo, hi) >> 20} MiB"
+        if resv > mib:
+            yield "log", f"Faking node {n}: {resv} MiB reserved of {mib} MiB"
+        if (f[5] or None) != (str(phys_of.get(n)) if several else None):
+            yield "log", (f"Faking node {n}: physical node {f[5] or 'not named'}, the node lies in "
+                          f"physical node {phys_of.get(n)}" + ("" if several else " (the only one)"))
 
     # reserve, log
     for ln in g.lines:
@@ -807,6 +874,21 @@ def judge(a, text):
         if rule is not None and not (inside or around):
             fmt = lambda b: f"{b[0]}" if b[0] == b[1] else f"{b[0]} to {b[1]}"
             errors.append(f"harness: the kselftest is given -n {hn.group(0)[3:]}, the rules give {fmt(rule)} nodes")
+    # The imbalance the harness allows the kselftest (-s) is what the case
+    # can justify: its reservations (CMA areas, the crash kernel, the device
+    # tree's carve-outs), each rounded up to the boundary unit, and one
+    # memory block (the coarsest boundary step); in size mode one more
+    # (the size rounded up to whole blocks, which the kselftest does not
+    # know).
+    ra = re.search(r"(?:^|\s)rig\.args=(\S+)", a.cmdline)
+    hs = ra.group(1).split(",") if ra else []
+    if "-s" in hs[:-1] and hs[hs.index("-s") + 1].isdigit():
+        up = lambda x: -(-x // m.unit) * m.unit
+        allow = sum(up(sz) for sz, _, _ in m.pools) + up(m.crash) + \
+            sum(up(e - s) for s, e in m.carveouts) + m.block * (2 if mode.startswith("size=") else 1)
+        if int(hs[hs.index("-s") + 1]) * MiB > allow:
+            errors.append(f"harness: the kselftest is given -s {hs[hs.index('-s') + 1]}, the case's"
+                          f" reservations justify at most {allow // MiB} MiB")
     if not errors:
         want = second_opinion(m, g, mode)
         got = sorted((v["start"], v["end"]) for v in g.nodes.values() if v.get("end", 0) > v.get("start", 0))
@@ -997,9 +1079,27 @@ def selftest():
         d.update(kw)
         return argparse.Namespace(**d)
 
-    def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True, late=True, start=True):
+    def faking(nodes, a=None):
+        """The kernel's "Faking node" lines: the memory of each node's span
+        (as case a gives it, else the whole span); the physical node of
+        each is the lowest of those 10 away from it."""
+        mib = (lambda lo, hi: overlap(Machine(a, "").ranges, lo, hi) // MiB) if a else \
+            (lambda lo, hi: (hi - lo) // MiB)
+        ids = sorted(n[0] for n in nodes)
+        at = {n[0]: n for n in nodes}
+        near = {n[0]: [ids[j] for j, d in enumerate(n[4].split(",")) if d == "10"] for n in nodes}
+        several = len({min(near[i], key=lambda x: at[x][1]) for i in ids}) > 1
+        return [f"[    0.000000] NUMA: Faking node {n[0]} at [mem {n[1]:#018x}-{n[2] - 1:#018x}]"
+                f" ({mib(n[1], n[2])} MiB, 0 MiB reserved)" +
+                (f" on physical node {min(near[n[0]], key=lambda x: at[x][1])}" if several else "")
+                for n in sorted(nodes, key=lambda n: n[1])]
+
+    def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True, late=True, start=True,
+               fakes=None):
         """nodes: (id, start, end, cpus, distances[, present bytes[, kB]]);
-        late: the default CMA area's line, at the top below 4 GiB."""
+        late: the default CMA area's line, at the top below 4 GiB; fakes:
+        the "Faking node" lines (by default faking(nodes), with more than
+        one node)."""
         out = []
         if late:
             sz = -(-DEFAULT_CMA // CMA_ALIGN[{4096: "4k", 16384: "16k", 65536: "64k"}[page]]) * \
@@ -1025,7 +1125,10 @@ def selftest():
                     links.setdefault(c, [n[0]])
         for c, ns in sorted(links.items()):
             out.append(f"RIG cpu {c} node {','.join(map(str, ns))}")
-        return "\n".join(out + list(extra) + (["RIG done"] if done else []))
+        # The kernel's own lines (reservations) come before the split's.
+        out += [x for x in extra if x.startswith("[")]
+        out += faking(nodes) if fakes is None and len(nodes) > 1 else fakes or []
+        return "\n".join(out + [x for x in extra if not x.startswith("[")] + (["RIG done"] if done else []))
 
     def flat(k, total=4 * G, cl="0-3", ids=None, sizes=None):
         sizes = sizes or [total // k] * k
@@ -1075,7 +1178,9 @@ def selftest():
         ("64K 2G numa=fake=4: the 512M CMA area merges the last two", case(pages="64k", mem="2G", smp="1",
                                                                              expect="count=4 nodes=3"),
          report([(0, G, G + 512 * MiB, "0", "10,10,10"), (1, G + 512 * MiB, 2 * G, "", "10,10,10"),
-                 (2, 2 * G, 3 * G, "", "10,10,10")], page=65536)),
+                 (2, 2 * G, 3 * G, "", "10,10,10")], page=65536, extra=[
+                     "numa=fake=4: physical node 0 gets 3 nodes instead of 4: its memory cannot be split"
+                     " that finely (nodes keep 32 MiB that is not reserved)"])),
         ("Pi 5 CMA pool inside node 0", case(dt="cma-pi5"),
          report(flat(4), extra=[cma_line.format(G + 960 * MiB)])),
         ("64K 1G: no free 512M window for the default CMA area", case(pages="64k", mem="1G", smp="1",
@@ -1087,10 +1192,11 @@ def selftest():
         ("Pi 5 map, 6.1's 320M pool over the first eighth: its node ends a block below it",
          case(dt="pi5-map-61", cmdline="numa=fake=8", expect="count=8 banks=8 slack=256"),
          report(flat(8, sizes=[384 * MiB, 640 * MiB] + [512 * MiB] * 6),
-                extra=[cma_line.replace("64 MiB", "320 MiB").format(G + 416 * MiB)])),
+                extra=[cma_line.replace("64 MiB", "320 MiB").format(G + 416 * MiB)],
+                fakes=faking(flat(8, sizes=[384 * MiB, 640 * MiB] + [512 * MiB] * 6), case(dt="pi5-map-61")))),
         ("Pi 5 map, banks=8: boundaries on the eighths", case(dt="pi5-map", cmdline="numa=fake=8",
                                                            expect="count=8 banks=8"),
-         report(flat(8), extra=[cma_line.format(G + 928 * MiB)])),
+         report(flat(8), extra=[cma_line.format(G + 928 * MiB)], fakes=faking(flat(8), case(dt="pi5-map")))),
         ("numactl-suite: every test passes", case(expect="count=4 numactl-suite"),
          report(flat(4), extra=suite_rcs() + ["NUMACTL checktopology: Skipping cpu less node1"])),
     ]
@@ -1161,6 +1267,12 @@ def selftest():
         ("log lost its start", "log lost its start", case(), report(flat(4), start=False)),
         ("harness: -n against the rules", "harness", case(cmdline="numa=fake=4 rig.args=-n,3"),
          report(flat(4))),
+        ("spread: a boundary moved to a CMA area that no even boundary falls in", "spread", case(),
+         report([(0, G, 2 * G + 256 * MiB, "0-3", "10,10,10,10"), (1, 2 * G + 256 * MiB, 3 * G, "", "10,10,10,10"),
+                 (2, 3 * G, 4 * G, "", "10,10,10,10"), (3, 4 * G, 5 * G, "", "10,10,10,10")], late=False,
+                extra=[f"cma: Reserved 32 MiB at {2 * G + 256 * MiB:#018x}"])),
+        ("harness: -s that nothing in the case justifies", "reservations justify at most 160",
+         case(cmdline="numa=fake=4 rig.args=-S,-s,1024"), report(flat(4))),
         ("floor: a node that is all CMA", "floor", case(pages="64k", mem="2G", smp="1"),
          report([(i, G + i * 512 * MiB, G + (i + 1) * 512 * MiB, "0", "10,10,10,10") for i in range(4)],
                 page=65536)),
@@ -1257,6 +1369,38 @@ def selftest():
         ("cpuset: its setup failed", "cpuset: RIG cpuset error", case(expect="count=4 cpuset"),
          report(flat(4), extra=["RIG cpuset error: cannot write cpuset.mems"])),
     ]
+    fk = faking(flat(4))
+    bad += [
+        ("count: a physical node below the bounds its reservations allow", "the rules allow 2 to 3",
+         case(pages="4k", qemu=qemu32, cmdline="numa=fake=3U cma=2944M", expect="count=3U"),
+         report(two((1, 3), 3 * G, G), page=4096, late=False,
+                extra=[f"cma: Reserved 2944 MiB at {4 * G - 2944 * MiB:#018x}"])),
+        ("log: a node without its 'Faking node' line", "'Faking node' lines for nodes [0, 1, 2]", case(),
+         report(flat(4), fakes=fk[:3])),
+        ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
+        ("log: a 'Faking node' range that does not hold the node", "the node spans", case(),
+         report(flat(4), fakes=fk[:1] + [fk[1].replace("0x00000000bfffffff", "0x00000000beffffff")] + fk[2:])),
+        ("log: a 'Faking node' line with the wrong memory", "the case gives", case(),
+         report(flat(4), fakes=[fk[0].replace("(1024 MiB", "(1008 MiB")] + fk[1:])),
+        ("log: more reserved than the node has", "MiB reserved of", case(),
+         report(flat(4), fakes=[fk[0].replace("0 MiB reserved", "2048 MiB reserved")] + fk[1:])),
+        ("log: a 'Faking node' line naming the wrong physical node", "the node lies in physical node",
+         case(qemu=qemu22), report(two((2, 2)), fakes=[ln.replace("on physical node 1", "on physical node 0")
+                                                       for ln in faking(two((2, 2)))])),
+    ]
+    granted = "numa=fake=8: 8 nodes requested, {} granted: more than MAX_NUMNODES allows (16 node ids, nodes of at least 32 MiB)"
+    bad += [
+        ("log: a cut line with the wrong request", "the command line asks for 4", case(),
+         report(flat(4), extra=[granted.format(4)])),
+        ("log: a cut line that cuts nothing", "nothing was cut", case(),
+         report(flat(4), extra=[granted.replace("8 nodes", "4 nodes").format(4)])),
+        ("log: a node missing without a line", "the log accounts for 4", case(expect="count=4 nodes=3"),
+         report(flat(3, sizes=[1408 * MiB, 1344 * MiB, 1344 * MiB]))),
+        ("log: a physical node's line with the wrong count", "the log says physical node 0 gets 2 nodes",
+         case(expect="count=4 nodes=3"),
+         report(flat(3, sizes=[1408 * MiB, 1344 * MiB, 1344 * MiB]), extra=[
+             "numa=fake=4: physical node 0 gets 2 nodes instead of 4: its memory cannot be split that finely"])),
+    ]
     failed = []
     sites = check_sites()
     fired = {}
@@ -1268,7 +1412,7 @@ def selftest():
     for name, want, a, text in bad:
         errs, _ = judge(a, text)
         hit = [e for e in errs if e.startswith(want) or want in e]
-        for e in errs:
+        for e in hit:
             # The check whose message this is: of those whose pattern it
             # matches, the one whose values take the fewest characters.
             at = min(((len("".join(g for g in mt.groups() if g)), n) for n, mt in
