@@ -159,6 +159,23 @@ def cpus(text):
     return out
 
 
+def addr_of(ranges, x, amount=None, step=1):
+    """The lowest address below which ranges hold x bytes; amount(lo, hi)
+    counts only some of them (found to step: it need not be linear)."""
+    acc = 0
+    for s, e in ranges:
+        here = amount(s, e) if amount else e - s
+        if x <= acc + here:
+            if not amount:
+                return s + x - acc
+            a = s
+            while amount(s, a) < x - acc and a < e:
+                a += step
+            return a
+        acc += here
+    return ranges[-1][1]
+
+
 def windows(ranges, unit):
     return len({w for s, e in ranges for w in range(s // unit, (e - 1) // unit + 1)})
 
@@ -632,19 +649,9 @@ def properties(m, g, expect, slack, table):
             # at most the pool (on the alignment) further. Only a pool that
             # lies where a boundary of an even split falls (of the usable
             # memory, or of the memory not reserved) can have moved one.
-            def at(x, free):
-                acc = 0
-                for lo, hi in r:
-                    mine_ = m.ordinary(lo, hi) if free else hi - lo
-                    if x <= acc + mine_:
-                        y = lo
-                        while free and m.ordinary(lo, y) < x - acc and y < hi:
-                            y += m.unit
-                        return y if free else lo + x - acc
-                    acc += mine_
-                return r[-1][1]
-            ideal = [at(mem * i / k, False) for i in range(1, k)] + \
-                [at(sum(m.ordinary(lo, hi) for lo, hi in r) * i / k, True) for i in range(1, k)]
+            free = sum(m.ordinary(lo, hi) for lo, hi in r)
+            ideal = [addr_of(r, mem * i / k) for i in range(1, k)] + \
+                [addr_of(r, free * i / k, m.ordinary, m.unit) for i in range(1, k)]
 
             def cut(s, e):
                 return any(s < c < e for x in ideal for c in (x // align * align, -(-x // align) * align))
@@ -656,7 +663,6 @@ def properties(m, g, expect, slack, table):
             if off and nid in uneven:
                 # Where an even split could leave a node below its minimum,
                 # the nodes may share the memory not reserved evenly instead.
-                free = sum(m.ordinary(s, e) for s, e in r)
                 if all(abs(m.ordinary(mem_nodes[n]["start"], mem_nodes[n]["end"]) - free / k) <= tol
                        for n in mine):
                     off = []
@@ -794,14 +800,6 @@ def model_bounds(m, mode):
     r = m.ranges
     total = overlap(r, 0, 1 << 64)
 
-    def addr_of(x):
-        acc = 0
-        for s, e in r:
-            if x <= acc + e - s:
-                return s + x - acc
-            acc += e - s
-        return r[-1][1]
-
     if mode.startswith("count="):
         if mode.endswith("U"):
             return None
@@ -810,7 +808,7 @@ def model_bounds(m, mode):
             for align in ([m.block] if total // m.block >= n else []) + [m.unit]:
                 b = [r[0][0]]
                 for i in range(1, n):
-                    x = addr_of(total * i // n)
+                    x = addr_of(r, total * i // n)
                     down, up = x // align * align, -(-x // align) * align
                     t = total * i // n
                     c = down if t - overlap(r, 0, down) <= overlap(r, 0, up) - t else up
@@ -831,7 +829,7 @@ def model_bounds(m, mode):
         used = overlap(r, 0, b[-1])
         if total - used <= sz:
             break
-        c = -(-addr_of(used + sz) // step) * step
+        c = -(-addr_of(r, used + sz) // step) * step
         if c >= r[-1][1] or total - overlap(r, 0, c) < m.floor:
             break
         b.append(c)
