@@ -39,7 +39,7 @@ layer() {
 # budget fails: a slow layer is found by the change that made it slow, not
 # by CI's time limit (90 minutes). The budget is set here (CHECK_BUDGET
 # overrides it for one run); a run with empty caches exceeds it.
-BUDGET=${CHECK_BUDGET:-5100}
+BUDGET=${CHECK_BUDGET:-4500}
 t_start=$(date +%s) t_lap=$t_start
 echo "| layer | seconds | note |" >"$RES/times.md"
 echo "|---|---:|---|" >>"$RES/times.md"
@@ -60,21 +60,23 @@ print_times() {
 
 # Results keyed by their inputs: what the kernel tree holds (the git tree
 # ids of the base and of every commit of the series, whatever the clone's
-# path), the config fragments, the rig's scripts, the toolchain and the
-# packages the layers use. A layer whose every result passed is kept in a
-# cache beside the compiler cache, outside the clone; the same inputs again
-# replay it, and its rows and its line in the layer table say so. Any
-# change to an input runs the layer again; a tree with uncommitted changes
-# is never kept nor replayed. RESULT_CACHE=0 turns it off; a user's tree
-# (KERNEL_SRC) is never cached.
+# path), the config fragments and the scripts that configure and build a
+# kernel, the layer's own script, the toolchain and the packages the
+# layers use. Nothing else goes into a key: a change to the boot scripts,
+# the judge or the docs does not run a per-patch build again. A layer whose
+# every result passed is kept in a cache beside the compiler cache,
+# outside the clone; the same inputs again replay it, and its rows and its
+# line in the layer table say so. Any change to an input runs the layer
+# again; a tree with uncommitted changes is never kept nor replayed.
+# RESULT_CACHE=0 turns it off; a user's tree (KERNEL_SRC) is never cached.
 RCACHE=${RESULT_CACHE:-${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/numa-emu-results}
 [ -z "${KERNEL_SRC:-}" ] || RCACHE=0
 [ "$RCACHE" = 0 ] || mkdir -p "$RCACHE" 2>/dev/null || RCACHE=0
-inputs_key() { # script... -> the key of a layer's inputs
+inputs_key() { # file... (the layer's own) -> the key of a layer's inputs
 	{
 		git -C "$TREE" rev-parse 'base^{tree}'
 		git -C "$TREE" log --format=%T base..HEAD
-		cat "$TOP"/configs/*.config "$TOP"/scripts/*.sh "$@"
+		cat "$TOP"/configs/*.config "$TOP"/scripts/{lib,build,config-check}.sh "$@"
 		for t in "${CROSS_COMPILE}gcc" "${CROSS_COMPILE}ld" riscv64-linux-gnu-gcc qemu-system-aarch64 sphinx-build; do
 			command -v "$t" >/dev/null && "$t" --version 2>&1 | head -1
 		done
@@ -194,15 +196,36 @@ lap judge-selftest
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
 t0=$(date +%s)
 cases=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt")
+# The boots are kept like the layers below, keyed by all they read but the
+# judge (the tree, configs, the rig's scripts and guest programs, the
+# matrix, the guests' packages, QEMU and its firmware): with the same
+# inputs, the kept boot logs are judged again by the judge as it is now,
+# without booting (REJUDGE, about 2 minutes instead of 10), and the rows
+# say so. The logs of a run whose every boot passed are kept.
+mlogs=$BUILD/logs/check
+mkey=$(inputs_key "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/guest/* \
+	"$TOP"/tests/{matrix.sh,matrix.txt,dt-variants.txt,dtvariant.py} <(ls "$BUILD/debs") \
+	<(dpkg-query -W -f='${Package} ${Version}\n' qemu-system-arm qemu-system-misc qemu-efi-aarch64 \
+		opensbi u-boot-qemu device-tree-compiler 2>/dev/null || true))
+mkept=$RCACHE/matrix-$mkey.tar.gz mkeep=$RCACHE mnote=
+[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || mkeep=0
 rc=0
-"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
-sort -t'|' -k2 "$RES/boots.out" | sed 's/|/|boot-/' >"$RES/boots.lines"
+if [ "$mkeep" != 0 ] && [ -s "$mkept" ] && rm -f "$mlogs"/boot-*.log && tar -xzf "$mkept" -C "$mlogs"; then
+	mnote=" [judged again: boot logs kept, inputs $mkey unchanged]"
+	REJUDGE=1 "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+else
+	"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	if [ "$mkeep" != 0 ] && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
+		(cd "$mlogs" && tar -czf "$mkept.$$" boot-*.log) && mv "$mkept.$$" "$mkept"
+	fi
+fi
+sort -t'|' -k2 "$RES/boots.out" | sed "s/|/|boot-/; s/\$/$mnote/" >"$RES/boots.lines"
 record <"$RES/boots.lines"
 [ "$rc" -eq 0 ] || ko matrix "stopped with exit status $rc"
 [ "$(wc -l <"$RES/boots.out")" -eq "$cases" ] ||
 	ko matrix-count "$(wc -l <"$RES/boots.out") boots, tests/matrix.txt has $cases cases"
 say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
-lap matrix "$(wc -l <"$RES/boots.out") boots"
+lap matrix "$(wc -l <"$RES/boots.out") boots${mnote:+, judged again from kept logs}"
 
 # Layer 4: off means off.
 "$TOP/tests/offcheck.sh" "$BUILD/logs/check" >"$RES/off.out" 2>&1 &&
@@ -228,7 +251,7 @@ kunit_layer() { # prints the kunit result line
 		echo "FAIL|kunit|$(grep -m1 -E 'FAILED|error' "$RES/kunit.out" || tail -1 "$RES/kunit.out")"
 	fi
 }
-cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP/tests/check.sh")" kunit_layer
+cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" <(declare -f kunit_layer))" kunit_layer
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
