@@ -71,23 +71,34 @@ print_times() {
 # RESULT_CACHE=0 turns it off; a user's tree (KERNEL_SRC) is never cached.
 RCACHE=${RESULT_CACHE:-${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/numa-emu-results}
 [ -z "${KERNEL_SRC:-}" ] || RCACHE=0
-[ "$RCACHE" = 0 ] || mkdir -p "$RCACHE" 2>/dev/null || RCACHE=0
+[ "$RCACHE" = 0 ] || { mkdir -p "$RCACHE" 2>/dev/null && RCACHE=$(realpath "$RCACHE"); } || RCACHE=0
 inputs_key() { # file... (the layer's own) -> the key of a layer's inputs
+	local f v
 	{
 		git -C "$TREE" rev-parse 'base^{tree}'
 		git -C "$TREE" log --format=%T base..HEAD
-		cat "$TOP"/configs/*.config "$TOP"/scripts/{lib,build,config-check}.sh "$@"
+		# Each file's name (relative to the rig) and contents.
+		for f in "$TOP"/configs/*.config "$TOP"/scripts/{lib,build,config-check}.sh "$@"; do
+			echo "== ${f#"$TOP"/}"
+			cat "$f"
+		done
+		# Knobs of kbuild, Sphinx and the boots that change an outcome.
+		for v in W C KCFLAGS LLVM SPHINXOPTS DOCS_THEME BOOT_TIMEOUT INITRD STRICT; do
+			echo "$v=${!v-}"
+		done
 		for t in "${CROSS_COMPILE}gcc" "${CROSS_COMPILE}ld" riscv64-linux-gnu-gcc qemu-system-aarch64 sphinx-build; do
 			command -v "$t" >/dev/null && "$t" --version 2>&1 | head -1
 		done
 		dpkg-query -W -f='${Package} ${Version}\n' "linux-source-$KERNEL" ccache sparse \
-			python3-docutils 2>/dev/null || true
+			python3-docutils python3-sphinx-rtd-theme 2>/dev/null || true
 	} | sha1sum | cut -c1-16
 }
 # cached NAME ROWS KEY cmd...: layer, or the replay of its kept results.
 cached() {
 	local name=$1 want=$2 key=$3 kept keep=$RCACHE
 	shift 3
+	# The command (which output directories, which trees) is an input too.
+	key=$({ echo "$key"; for a in "$@"; do echo "${a//"$TOP"/TOP}"; done; } | sha1sum | cut -c1-16)
 	kept=$RCACHE/$name-$key.lines
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || keep=0
 	if [ "$keep" != 0 ] && [ -s "$kept" ] &&
@@ -196,27 +207,45 @@ lap judge-selftest
 # Layer 3: the boot matrix, two guests at a time, judged against the rules.
 t0=$(date +%s)
 cases=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt")
-# The boots are kept like the layers below, keyed by all they read but the
-# judge (the tree, configs, the rig's scripts and guest programs, the
-# matrix, the guests' packages, QEMU and its firmware): with the same
-# inputs, the kept boot logs are judged again by the judge as it is now,
-# without booting (REJUDGE, about 2 minutes instead of 10), and the rows
-# say so. The logs of a run whose every boot passed are kept.
+# The boots are kept like the layers below, keyed by what they read but
+# the judge (the tree, configs, the rig's scripts, this script, which
+# composes the guests' programs, the guest programs, the matrix, the
+# guests' packages and C libraries, QEMU and its firmware, the knobs):
+# with the same inputs, the kept boot logs are judged again by the judge
+# as it is now, without booting (REJUDGE), and the rows say so. Boots are
+# not deterministic (timeouts, QEMU's threads, OpenSBI's hart race): kept
+# logs are used for 7 days, then the matrix boots again. The logs of a
+# run whose every boot passed are kept, the newest 3 sets.
 mlogs=$BUILD/logs/check
-mkey=$(inputs_key "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/guest/* \
+mkey=$(inputs_key "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/guest/* "$TOP/tests/check.sh" \
 	"$TOP"/tests/{matrix.sh,matrix.txt,dt-variants.txt,dtvariant.py} <(ls "$BUILD/debs") \
 	<(dpkg-query -W -f='${Package} ${Version}\n' qemu-system-arm qemu-system-misc qemu-efi-aarch64 \
-		opensbi u-boot-qemu device-tree-compiler 2>/dev/null || true))
+		opensbi u-boot-qemu device-tree-compiler libc6-dev-arm64-cross libc6-dev-riscv64-cross 2>/dev/null || true))
 mkept=$RCACHE/matrix-$mkey.tar.gz mkeep=$RCACHE mnote=
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || mkeep=0
+mnames=$(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | cut -d'|' -f1 | sed 's/ //g; s/.*/boot-&.log/')
 rc=0
-if [ "$mkeep" != 0 ] && [ -s "$mkept" ] && rm -f "$mlogs"/boot-*.log && tar -xzf "$mkept" -C "$mlogs"; then
-	mnote=" [judged again: boot logs kept, inputs $mkey unchanged]"
-	REJUDGE=1 "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+if [ "$mkeep" != 0 ] && [ -n "$(find "$mkept" -mtime -7 -size +0 2>/dev/null)" ]; then
+	rm -f "$mlogs"/boot-*.log
+	if tar -xzf "$mkept" -C "$mlogs"; then
+		mnote=" [judged again: boot logs kept, inputs $mkey unchanged]"
+	else
+		rm -f "$mkept"
+	fi
+fi
+if [ -n "$mnote" ]; then
+	env -u CASES LOGS="$mlogs" REJUDGE=1 "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	say "$(wc -l <"$RES/boots.out") kept boot logs judged again in $(($(date +%s) - t0)) s"
 else
-	"$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	env -u CASES -u REJUDGE LOGS="$mlogs" "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 	if [ "$mkeep" != 0 ] && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
-		(cd "$mlogs" && tar -czf "$mkept.$$" boot-*.log) && mv "$mkept.$$" "$mkept"
+		# shellcheck disable=SC2086
+		if (cd "$mlogs" && tar -czf "$mkept.$$" $mnames) && mv "$mkept.$$" "$mkept"; then
+			ls -t "$RCACHE"/matrix-*.tar.gz | tail -n +4 | xargs -r rm -f
+		else
+			rm -f "$mkept.$$"
+		fi
 	fi
 fi
 sort -t'|' -k2 "$RES/boots.out" | sed "s/|/|boot-/; s/\$/$mnote/" >"$RES/boots.lines"
@@ -224,8 +253,7 @@ record <"$RES/boots.lines"
 [ "$rc" -eq 0 ] || ko matrix "stopped with exit status $rc"
 [ "$(wc -l <"$RES/boots.out")" -eq "$cases" ] ||
 	ko matrix-count "$(wc -l <"$RES/boots.out") boots, tests/matrix.txt has $cases cases"
-say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
-lap matrix "$(wc -l <"$RES/boots.out") boots${mnote:+, judged again from kept logs}"
+lap matrix "$(wc -l <"$RES/boots.out") ${mnote:+kept }boots${mnote:+, judged again}"
 
 # Layer 4: off means off.
 "$TOP/tests/offcheck.sh" "$BUILD/logs/check" >"$RES/off.out" 2>&1 &&
@@ -255,7 +283,7 @@ cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" <(declare -f kunit_layer))" k
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
-cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh" $(series_patches))" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
+cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh" "$TOP/scripts/kernels.sh" $(series_patches))" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
 	BASE_O="$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir)" "$TOP/tests/hygiene.sh"
 cached htmldocs 1 "$(inputs_key "$TOP/tests/htmldocs.sh")" env BASE_TREE="$BASE_TREE" RCACHE="$RCACHE" "$TOP/tests/htmldocs.sh"
 t0=$(date +%s)
@@ -278,8 +306,13 @@ lap clients
 # Layer 9: a fixed sample of the mutants (make mutants runs them all):
 # each plausible defect must be caught by some layer.
 t0=$(date +%s)
+# The control's boots come from this run's matrix only when it booted:
+# with kept logs the sample boots its own control, so that a host that no
+# longer boots the series cannot count as killing every mutant.
+control=$RES/boots.out
+[ -z "$mnote" ] || control=
 layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \
-	env MUTANTS_PREPARED=1 SAMPLE=1 CONTROL_BOOTS="$RES/boots.out" BOOT_TIMEOUT="${BOOT_TIMEOUT:-300}" \
+	env MUTANTS_PREPARED=1 SAMPLE=1 CONTROL_BOOTS="$control" BOOT_TIMEOUT="${BOOT_TIMEOUT:-300}" \
 	KUNIT_PASSED="$(grep -q '^PASS|kunit|' "$RES/kunit.lines" && echo 1)" "$TOP/tests/mutants.sh"
 say "mutant sample took $(($(date +%s) - t0)) s"
 lap mutants
