@@ -93,14 +93,18 @@ inputs_key() { # file... (the layer's own) -> the key of a layer's inputs
 			python3-docutils python3-sphinx-rtd-theme 2>/dev/null || true
 	} | sha1sum | cut -c1-16
 }
+# keeping: results may be kept and replayed (a cache, a committed tree).
+keeping() {
+	[ "$RCACHE" != 0 ] && [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]
+}
 # cached NAME ROWS KEY cmd...: layer, or the replay of its kept results.
 cached() {
-	local name=$1 want=$2 key=$3 kept keep=$RCACHE
+	local name=$1 want=$2 key=$3 kept keep=0
 	shift 3
 	# The command (which output directories, which trees) is an input too.
 	key=$({ echo "$key"; for a in "$@"; do echo "${a//"$TOP"/TOP}"; done; } | sha1sum | cut -c1-16)
 	kept=$RCACHE/$name-$key.lines
-	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || keep=0
+	keeping && keep=1
 	if [ "$keep" != 0 ] && [ -s "$kept" ] &&
 		{ [ -z "$want" ] || [ "$(grep -c '^PASS|' "$kept")" -eq "$want" ]; }; then
 		sed "s/\$/ [kept: inputs $key unchanged]/" "$kept" >"$RES/$name.lines"
@@ -221,11 +225,9 @@ mkey=$(inputs_key "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/guest/* "$TOP/t
 	"$TOP"/tests/{matrix.sh,matrix.txt,dt-variants.txt,dtvariant.py} <(ls "$BUILD/debs") \
 	<(dpkg-query -W -f='${Package} ${Version}\n' qemu-system-arm qemu-system-misc qemu-efi-aarch64 \
 		opensbi u-boot-qemu device-tree-compiler libc6-dev-arm64-cross libc6-dev-riscv64-cross 2>/dev/null || true))
-mkept=$RCACHE/matrix-$mkey.tar.gz mkeep=$RCACHE mnote=
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || mkeep=0
-mnames=$(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | cut -d'|' -f1 | sed 's/ //g; s/.*/boot-&.log/')
+mkept=$RCACHE/matrix-$mkey.tar.gz mnote=
 rc=0
-if [ "$mkeep" != 0 ] && [ -n "$(find "$mkept" -mtime -7 -size +0 2>/dev/null)" ]; then
+if keeping && [ -n "$(find "$mkept" -mtime -7 -size +0 2>/dev/null)" ]; then
 	rm -f "$mlogs"/boot-*.log
 	if tar -xzf "$mkept" -C "$mlogs"; then
 		mnote=" [judged again: boot logs kept, inputs $mkey unchanged]"
@@ -239,9 +241,10 @@ if [ -n "$mnote" ]; then
 else
 	env -u CASES -u REJUDGE LOGS="$mlogs" "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
 	say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
-	if [ "$mkeep" != 0 ] && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
-		# shellcheck disable=SC2086
-		if (cd "$mlogs" && tar -czf "$mkept.$$" $mnames) && mv "$mkept.$$" "$mkept"; then
+	if keeping && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
+		# The logs of the cases that ran (older names may linger in $mlogs).
+		if cut -d'|' -f2 "$RES/boots.out" | sed 's/.*/boot-&.log/' | tar -czf "$mkept.$$" -C "$mlogs" -T - &&
+			mv "$mkept.$$" "$mkept"; then
 			ls -t "$RCACHE"/matrix-*.tar.gz | tail -n +4 | xargs -r rm -f
 		else
 			rm -f "$mkept.$$"
