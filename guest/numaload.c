@@ -7,7 +7,8 @@
  * Usage: numaload procs P MIB SECONDS     P single-threaded processes, each
  *                                         touching its own MIB
  *        numaload threads T MIB SECONDS   one process, T threads touching
- *                                         one shared buffer of MIB
+ *                                         one shared buffer of MIB (T = 1:
+ *                                         the main thread, single-threaded)
  *        numaload siblings T MIB SECONDS NODES
  *                                         threads, with the buffer first
  *                                         touched and then moved page by
@@ -199,11 +200,14 @@ int main(int argc, char **argv)
 			printf("RIG numaload error: cannot move pages over nodes %s\n", argv[5]);
 			return 1;
 		}
-		for (i = 0; i < n; i++) {
-			w[i] = (struct work){ mem, bytes, page, now() + secs, -1 };
-			pthread_create(&t[i], NULL, toucher, &w[i]);
-		}
 		for (i = 0; i < n; i++)
+			w[i] = (struct work){ mem, bytes, page, now() + secs, -1 };
+		/* One worker runs in the main thread: the task stays single-threaded. */
+		if (n == 1)
+			toucher(&w[0]);
+		for (i = 0; n > 1 && i < n; i++)
+			pthread_create(&t[i], NULL, toucher, &w[i]);
+		for (i = 0; n > 1 && i < n; i++)
 			pthread_join(t[i], NULL);
 		printf("RIG numaload cpus");
 		for (i = 0; i < n; i++)
