@@ -228,7 +228,7 @@ mkey=$(inputs_key "$TOP"/scripts/*.sh "$TOP"/scripts/*.py "$TOP"/guest/* "$TOP/t
 mkept=$RCACHE/matrix-$mkey.tar.gz mnote=
 rc=0
 if keeping && [ -n "$(find "$mkept" -mtime -7 -size +0 2>/dev/null)" ]; then
-	rm -f "$mlogs"/boot-*.log
+	rm -f "$mlogs"/boot-*.log "$mlogs"/boot-*.log.hung
 	if tar -xzf "$mkept" -C "$mlogs"; then
 		mnote=" [judged again: boot logs kept, inputs $mkey unchanged]"
 	else
@@ -242,8 +242,11 @@ else
 	env -u CASES -u REJUDGE LOGS="$mlogs" "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
 	say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 	if keeping && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
-		# The logs of the cases that ran (older names may linger in $mlogs).
-		if cut -d'|' -f2 "$RES/boots.out" | sed 's/.*/boot-&.log/' | tar -czf "$mkept.$$" -C "$mlogs" -T - &&
+		# The logs of the cases that ran (older names may linger in $mlogs),
+		# with the first boot of a riscv64 guest booted twice.
+		if cut -d'|' -f2 "$RES/boots.out" | sed 's/.*/boot-&.log/' |
+			while read -r f; do echo "$f"; [ ! -e "$mlogs/$f.hung" ] || echo "$f.hung"; done |
+			tar -czf "$mkept.$$" -C "$mlogs" -T - &&
 			mv "$mkept.$$" "$mkept"; then
 			ls -t "$RCACHE"/matrix-*.tar.gz | tail -n +4 | xargs -r rm -f
 		else

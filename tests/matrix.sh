@@ -45,7 +45,9 @@ boot_case() { # line from tests/matrix.txt
 		# changed, the boot did not.
 		[ -s "$log" ] || { echo "FAIL|$name|no stored log $log"; return; }
 		grep -q '^RIG done' "$log" || { echo "FAIL|$name|boot did not finish ($log)"; return; }
+		[ ! -e "$log.hung" ] || retried=" (booted twice: the first hung bringing up secondary harts, $log.hung)"
 	else
+		rm -f "$log.hung"
 		boot || brc=$?
 	fi
 	if [ $brc -eq 3 ]; then
