@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK FRESH_TARGETS
 export IMAGE APPEND ARGS KSFT_SRC
 
-.PHONY: help run check mutants compare bench guide fresh clients selftest tree refresh kernel initramfs clean
+.PHONY: help run check mutants mutants-sweep compare bench guide fresh clients selftest tree refresh kernel initramfs clean
 
 help:
 	@echo "make run        fetch Linux 6.1, apply patches/, build arm64, boot QEMU with numa=fake=4 (NODES=, PAGES=, MEM=, SMP=, CMDLINE=)"
@@ -16,6 +16,7 @@ help:
 	@echo "make guide      the Raspberry Pi 5 guide's steps, rehearsed on a Raspberry Pi OS stand-in (docs/pi5.md)"
 	@echo "make clients    the tools people run (lstopo, atop, numactl...) on the stand-in"
 	@echo "make mutants    every plausible defect of tests/mutants.txt; writes results/mutants.md"
+	@echo "make mutants-sweep  mechanical mutants of the splitter (tests/sweep.py); writes results/mutants-sweep.md (hours)"
 	@echo "make bench      what a fake node costs, side by side with mainline 6.12; writes results/bench.md"
 	@echo "make compare    the same matrix and clients on mainline 6.12's emulation"
 	@echo "make fresh      the README as a new user, in a debootstrap root (FRESH_CHECK=1: make check too)"
@@ -30,6 +31,9 @@ check:
 
 mutants:
 	@tests/mutants.sh
+
+mutants-sweep:
+	@tests/sweep.sh
 
 compare:
 	@tests/compare.sh

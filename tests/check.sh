@@ -236,10 +236,10 @@ if keeping && [ -n "$(find "$mkept" -mtime -7 -size +0 2>/dev/null)" ]; then
 	fi
 fi
 if [ -n "$mnote" ]; then
-	env -u CASES LOGS="$mlogs" REJUDGE=1 "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	env -u CASES -u EXTRA_CMDLINE LOGS="$mlogs" REJUDGE=1 "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
 	say "$(wc -l <"$RES/boots.out") kept boot logs judged again in $(($(date +%s) - t0)) s"
 else
-	env -u CASES -u REJUDGE LOGS="$mlogs" "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
+	env -u CASES -u REJUDGE -u EXTRA_CMDLINE LOGS="$mlogs" "$TOP/tests/matrix.sh" "$RES/images" "$RES/boots.out" || rc=$?
 	say "$(wc -l <"$RES/boots.out") boots took $(($(date +%s) - t0)) s"
 	if keeping && [ "$rc" -eq 0 ] && [ "$(grep -c '^PASS|' "$RES/boots.out")" -eq "$cases" ]; then
 		# The logs of the cases that ran (older names may linger in $mlogs),

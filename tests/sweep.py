@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Mutants made mechanically over a C file, as one "mutant schemata" file.
+
+Every mutant is compiled into the same object and switched on at boot by
+"numa_emu_mutant=ID" (0, the default: the series as it is), so one kernel
+build serves them all. Operators, in the conditions of if/while/for, in
+return values, right-hand sides and call statements:
+
+  <  <=  >  >=  ==  !=   each to its neighbours (< to <=, == to !=, ...)
+  &&  ||                 swapped
+  + 1  - 1               swapped
+  min( max(  min_t( max_t(   swapped
+  !x                     the negation dropped
+and each continue, break or return inside a nested block skipped.
+
+Usage:
+  sweep.py GEN SRC OUT LIST   write the schemata file OUT and the mutants
+                              (LIST: ID, KEY, function:line, what; tab-separated)
+Each mutant's KEY (function/hash of its statement and change) stays the
+same while its statement does: tests/sweep-equivalent.txt names
+equivalent mutants by it.
+"""
+import hashlib
+import re
+import sys
+
+TYPES = re.compile(r"(?:const\s+)?(?:struct\s+\w+|u8|u16|u32|u64|s64|int|unsigned(?:\s+int|\s+long)?|long|bool|"
+                   r"char|size_t|phys_addr_t|nodemask_t)\b[\s*]+\w+")
+SWAPS = [("<=", ["<", ">="]), (">=", [">", "<="]), ("==", ["!="]), ("!=", ["=="]),
+         ("<", ["<=", ">="]), (">", [">=", "<="]), ("&&", ["||"]), ("||", ["&&"])]
+
+
+def code_mask(text):
+    """True for each character of code (not comment, string or char)."""
+    mask = [True] * len(text)
+    i, n = 0, len(text)
+    while i < n:
+        two = text[i:i + 2]
+        if text[i] == "#" and text[text.rfind("\n", 0, i) + 1:i].strip() == "":
+            # A preprocessor line (with its continuations).
+            j = i
+            while text[text.index("\n", j) - 1] == "\\":
+                j = text.index("\n", j) + 1
+            j = text.index("\n", j)
+        elif two == "/*":
+            j = text.index("*/", i + 2) + 2
+        elif two == "//":
+            j = text.index("\n", i)
+        elif text[i] in "\"'":
+            q, j = text[i], i + 1
+            while text[j] != q:
+                j += 2 if text[j] == "\\" else 1
+            j += 1
+        else:
+            i += 1
+            continue
+        for k in range(i, j):
+            mask[k] = False
+        i = j
+    return mask
+
+
+def match_paren(text, mask, i):
+    """Index after the parenthesis closing the one at i."""
+    depth = 0
+    while True:
+        if mask[i]:
+            if text[i] == "(":
+                depth += 1
+            elif text[i] == ")":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+        i += 1
+
+
+def variants(text, mask, lo, hi):
+    """(start, end, replacement, what) for each operator in text[lo:hi]."""
+    out = []
+    i = lo
+    while i < hi:
+        if not mask[i]:
+            i += 1
+            continue
+        c, two = text[i], text[i:i + 2]
+        prev = text[i - 1]
+        if two in ("<<", ">>", "->", "<<=", ">>="):
+            i += 2
+            continue
+        done = False
+        for op, repl in SWAPS:
+            if text.startswith(op, i) and not (len(op) == 1 and (text[i + 1] in "<>=" or prev in "<>-")):
+                if op in ("<", ">") and text[i + 1] == "=":
+                    continue
+                for r in repl:
+                    out.append((i, i + len(op), r, f"{op} to {r}"))
+                i += len(op)
+                done = True
+                break
+        if done:
+            continue
+        m = re.match(r" ([+-]) 1\b", text[i:i + 5])
+        if m and text[i + 5:i + 6] not in "0123456789":
+            other = "-" if m.group(1) == "+" else "+"
+            out.append((i, i + 4, f" {other} 1", f"{m.group(1)} 1 to {other} 1"))
+            i += 4
+            continue
+        m = re.match(r"\b(min|max)(_t)?\(", text[i:i + 7])
+        if m and not re.match(r"\w", prev):
+            other = "max" if m.group(1) == "min" else "min"
+            out.append((i, i + 3, other, f"{m.group(1)}{m.group(2) or ''}() to {other}{m.group(2) or ''}()"))
+            i += 3
+            continue
+        if c == "!" and text[i + 1] != "=":
+            out.append((i, i + 1, "", "! dropped"))
+        i += 1
+    return out
+
+
+def statements(text, mask, lo, hi):
+    """Sites in a function body: (kind, start, end) of conditions, statements
+    (kind "stmt"), declarations' initializers ("init") and skippable jumps."""
+    sites = []
+    i = lo
+    while i < hi:
+        if not mask[i] or text[i] in " \t\n{};":
+            i += 1
+            continue
+        m = re.match(r"(?:else\s+)?(if|while|switch)\s*\(", text[i:])
+        if m:
+            start = i + m.end() - 1
+            end = match_paren(text, mask, start)
+            if m.group(1) != "switch":
+                sites.append(("cond", start + 1, end - 1))
+            i = end
+            continue
+        if text.startswith("else", i) and not re.match(r"\w", text[i + 4]):
+            i += 4
+            continue
+        if text.startswith("do", i) and not re.match(r"\w", text[i + 2]):
+            i += 2
+            continue
+        m = re.match(r"for\s*\(", text[i:])
+        if m:
+            start = i + m.end() - 1
+            end = match_paren(text, mask, start)
+            parts = [k for k in range(start, end) if mask[k] and text[k] == ";"]
+            sites.append(("cond", parts[0] + 1, parts[1]))
+            i = end
+            continue
+        m = re.match(r"(case\b[^:]*|default|\w+):(?!:)", text[i:])
+        if m and not text.startswith("::", i + m.end() - 1):
+            i += m.end()
+            continue
+        # A statement: to the ';' outside parentheses and braces.
+        j, depth = i, 0
+        while True:
+            if mask[j]:
+                if text[j] in "({":
+                    depth += 1
+                elif text[j] in ")}":
+                    depth -= 1
+                elif text[j] == ";" and depth == 0:
+                    break
+            j += 1
+        stmt = text[i:j + 1]
+        # A loop macro (for_each_...(x) { or a body on the next line).
+        m = re.match(r"\w+\s*\(", stmt)
+        if m:
+            close = match_paren(text, mask, i + m.end() - 1)
+            rest = text[close:j + 1].lstrip()
+            if rest[:1] not in (";", "") and not re.match(r"[-+*/%&|^<>=!?.\[]", rest[:1]):
+                i = close
+                continue
+        if re.match(r"pr_\w+\(|WARN|BUILD_BUG|BUG", stmt):
+            i = j + 1
+            continue
+        indent = len(text[text.rfind("\n", 0, i) + 1:i].expandtabs(8)) // 8
+        if re.fullmatch(r"(continue|break|return\b[^;]*);", stmt) and indent >= 2:
+            sites.append(("jump", i, j + 1))
+        if TYPES.match(stmt) and not stmt.startswith("return"):
+            eq = next((k for k in range(i, j) if mask[k] and text[k] == "=" and text[k - 1] not in "=!<>"
+                       and text[k + 1] != "="), None)
+            commas = [k for k in range(i, j) if mask[k] and text[k] == "," and
+                      text[i:k].count("(") == text[i:k].count(")")]
+            if eq is not None and not commas:
+                sites.append(("init", eq + 1, j))
+        elif not stmt.startswith(("continue", "break")):
+            sites.append(("stmt", i, j + 1))
+        i = j + 1
+    return sites
+
+
+def functions(text):
+    """(name, body start, body end) of each function definition."""
+    for m in re.finditer(r"^(?![\s/*#])[\w \t*]*?\b(\w+)\([^;{]*?\)\n\{\n", text, re.M):
+        end = text.index("\n}\n", m.end())
+        yield m.group(1), m.end(), end + 1
+
+
+def gen(src):
+    text = open(src).read()
+    mask = code_mask(text)
+    edits = {}          # (start, end) of a site -> (kind, [(id, new text)])
+    muts = []
+    pp = {m.start() for m in re.finditer(r"^[ \t]*#", text, re.M)}
+    for fname, lo, hi in functions(text):
+        for kind, s, e in statements(text, mask, lo, hi):
+            body = text[s:e]
+            if any(s <= k < e for k in pp):
+                continue
+            line = text.count("\n", 0, s) + 1
+            found = []
+            if kind == "jump":
+                found.append(("", f"'{body}' skipped"))
+            else:
+                for a, b, r, what in variants(text, mask, s, e):
+                    found.append((text[s:a] + r + text[b:e], what))
+            for new, what in found:
+                key = hashlib.sha1(f"{' '.join(body.split())}|{what}".encode()).hexdigest()[:8]
+                muts.append((len(muts) + 1, f"{fname}/{key}", f"{fname}:{line}", f"{what}: {' '.join(body.split())[:70]}"))
+                edits.setdefault((s, e), (kind, []))[1].append((len(muts), new))
+    out = []
+    pos = 0
+    for (s, e), (kind, alts) in sorted(edits.items()):
+        orig = text[s:e]
+        if kind == "cond":
+            repl = "".join(f"NUMA_EMU_M({i}) ? !!({new}) : " for i, new in alts) + f"!!({orig})"
+        elif kind == "init":
+            repl = "".join(f"NUMA_EMU_M({i}) ? ({new}) : " for i, new in alts) + f"({orig})"
+        elif kind == "jump":
+            repl = "{ if (" + " && ".join(f"!NUMA_EMU_M({i})" for i, _ in alts) + f") {orig} }}"
+        else:
+            repl = "{ " + "".join(f"if (NUMA_EMU_M({i})) {{ {new} }} else " for i, new in alts) + f"{{ {orig} }} }}"
+        out.append(text[pos:s] + repl)
+        pos = e
+    out.append(text[pos:])
+    body = "".join(out)
+    first_fn = re.search(r"^(?![\s/*#])[\w \t*]*?\b\w+\([^;{]*?\)\n\{\n", body, re.M).start()
+    last_inc = max(m.end() for m in re.finditer(r"^#include [^\n]*\n", body[:first_fn], re.M))
+    prelude = ("\n/* Mutant schemata (tests/sweep.py): numa_emu_mutant=ID switches one on. */\n"
+               "static int numa_emu_mutant __read_mostly;\n"
+               "static int __init numa_emu_mutant_param(char *s)\n"
+               "{\n\treturn kstrtoint(s, 10, &numa_emu_mutant);\n}\n"
+               "early_param(\"numa_emu_mutant\", numa_emu_mutant_param);\n"
+               "#define NUMA_EMU_M(id) unlikely(numa_emu_mutant == (id))\n")
+    return body[:last_inc] + prelude + body[last_inc:], muts
+
+
+def main():
+    if sys.argv[1:2] != ["GEN"] or len(sys.argv) != 5:
+        sys.exit(__doc__)
+    schemata, muts = gen(sys.argv[2])
+    keys = [k for _, k, _, _ in muts]
+    dup = {k for k in keys if keys.count(k) > 1}
+    open(sys.argv[3], "w").write(schemata)
+    with open(sys.argv[4], "w") as f:
+        for i, key, where, what in muts:
+            # Two mutants of one statement with the same change (the same
+            # operator twice in it): told apart by their order.
+            if key in dup:
+                key += f".{sum(1 for j, k, _, _ in muts if k == key and j <= i)}"
+            f.write(f"{i}\t{key}\t{where}\t{what}\n")
+    print(f"{len(muts)} mutants in {sys.argv[2]}")
+
+
+if __name__ == "__main__":
+    main()

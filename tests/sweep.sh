@@ -1,0 +1,96 @@
+#!/bin/bash
+# make mutants-sweep: mutants made mechanically over the splitter
+# (tests/sweep.py: every relational operator, && and ||, + 1 and - 1, min
+# and max, a negation, an early continue, break or return), all built into
+# one kernel and each switched on at boot with numa_emu_mutant=ID. The KUnit
+# suite sees each first (one build, one boot per mutant); its survivors boot
+# the cases of tests/sweep-cases.txt on one 16K kernel, in order, until one
+# fails. A survivor named in tests/sweep-equivalent.txt is equivalent (the
+# reason is given there). Writes results/mutants-sweep.md on a full run.
+# Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants, no report)
+. "$(dirname "$0")/../scripts/lib.sh"
+LOGS=$BUILD/logs/sweep
+rm -rf "$LOGS"
+mkdir -p "$LOGS" "$RES"
+src=drivers/base/numa_emulation.c
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/tree.sh" >&2
+git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes in $src"
+ksft=$("$TOP/scripts/kselftest.sh")
+GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
+restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
+trap restore EXIT
+git -C "$TREE" show "HEAD:$src" >"$LOGS/orig.c"
+python3 "$TOP/tests/sweep.py" GEN "$LOGS/orig.c" "$TREE/$src" "$LOGS/list" >&2
+ids=${SWEEP_IDS:-$(cut -f1 "$LOGS/list")}
+t_all=$(date +%s)
+
+# KUnit: the schemata kernel with no mutant on passes, then each mutant.
+kunit() { # kunit.py command, extra arguments
+	(cd "$TREE" && python3 tools/testing/kunit/kunit.py "$1" --arch=arm64 \
+		--build_dir="$BUILD/kunit-sweep" --timeout 120 \
+		--kernel_args oops=panic --kernel_args panic=-1 "${@:2}" numa_emulation </dev/null 2>&1)
+}
+kunit run --cross_compile="$CROSS_COMPILE" --kunitconfig="$TOP/configs/kunit.config" \
+	--make_options "CC=ccache ${CROSS_COMPILE}gcc" --jobs "$(nproc)" >"$LOGS/kunit-control.log" ||
+	die "the KUnit suite fails on the schemata kernel with no mutant on ($LOGS/kunit-control.log)"
+say "control: KUnit passes on the schemata kernel"
+export -f kunit
+export TREE BUILD LOGS
+printf '%s\n' $ids | xargs -P 2 -I{} bash -c \
+	'kunit exec --kernel_args numa_emu_mutant={} >"$LOGS/kunit-{}.log"; echo $? >"$LOGS/kunit-{}.rc"'
+survivors=()
+for id in $ids; do
+	[ "$(cat "$LOGS/kunit-$id.rc")" = 0 ] && survivors+=("$id")
+done
+say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mutants killed; ${#survivors[@]} go on to boot"
+
+# Boots: the 16K kernel with the schemata, the control first.
+img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
+	die "the schemata kernel does not build ($LOGS/build.log)"
+echo "16k-emu $img" >"$LOGS/images"
+mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+boots() { # id out: the cases two at a time, until one fails
+	local i
+	: >"$2"
+	for ((i = 0; i < ${#cases[@]}; i += 2)); do
+		EXTRA_CMDLINE="numa_emu_mutant=$1" LOGS=$LOGS/$1 CASES="${cases[i]}${cases[i + 1]:+|${cases[i + 1]}}" \
+			"$TOP/tests/matrix.sh" "$LOGS/images" "$2.part"
+		cat "$2.part" >>"$2"
+		grep -q '^FAIL' "$2.part" && return
+	done
+	return 0
+}
+boots 0 "$LOGS/boots-control"
+! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
+for id in "${survivors[@]}"; do
+	boots "$id" "$LOGS/boots-$id"
+done
+
+# Verdicts: ID, KEY, where, what, verdict, layer, detail.
+for id in $ids; do
+	IFS=$'\t' read -r _ key where what < <(grep -P "^$id\t" "$LOGS/list")
+	equiv=$(grep -P "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" 2>/dev/null | cut -f2)
+	if [ "$(cat "$LOGS/kunit-$id.rc")" != 0 ]; then
+		detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|[Tt]imed out|Kernel panic' \
+			"$LOGS/kunit-$id.log" || tail -1 "$LOGS/kunit-$id.log") | sed 's/^\[[0-9:]*\] //' | cut -c1-120)
+		v="KILLED	kunit	$detail"
+	elif bad=$(grep -m1 '^FAIL' "$LOGS/boots-$id"); then
+		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
+	elif [ -n "$equiv" ]; then
+		v="EQUIVALENT	-	$equiv"
+	else
+		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$key" "$where" "$what" "$v"
+done >"$RES/sweep.out"
+restore
+SERIES=$(series_id) python3 "$TOP/tests/sweep-report.py" "$RES/sweep.out" "$(($(date +%s) - t_all))" \
+	>"$RES/mutants-sweep.md"
+say "$(tail -1 "$RES/mutants-sweep.md")"
+if [ -z "${SWEEP_IDS:-}" ]; then
+	cp "$RES/mutants-sweep.md" "$TOP/results/mutants-sweep.md"
+	say "results/mutants-sweep.md written"
+fi
