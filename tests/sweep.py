@@ -219,7 +219,8 @@ def gen(src):
             for new, what in found:
                 key = hashlib.sha1(f"{' '.join(body.split())}|{what}".encode()).hexdigest()[:8]
                 muts.append((len(muts) + 1, f"{fname}/{key}", f"{fname}:{line}", f"{what}: {' '.join(body.split())[:70]}"))
-                edits.setdefault((s, e), (kind, []))[1].append((len(muts), new))
+                # A skipped jump is the statement replaced by nothing.
+                edits.setdefault((s, e), ("stmt" if kind == "jump" else kind, []))[1].append((len(muts), new))
     out = []
     pos = 0
     for (s, e), (kind, alts) in sorted(edits.items()):
@@ -228,8 +229,6 @@ def gen(src):
             repl = "".join(f"NUMA_EMU_M({i}) ? !!({new}) : " for i, new in alts) + f"!!({orig})"
         elif kind == "init":
             repl = "".join(f"NUMA_EMU_M({i}) ? ({new}) : " for i, new in alts) + f"({orig})"
-        elif kind == "jump":
-            repl = "{ if (" + " && ".join(f"!NUMA_EMU_M({i})" for i, _ in alts) + f") {orig} }}"
         else:
             repl = "{ " + "".join(f"if (NUMA_EMU_M({i})) {{ {new} }} else " for i, new in alts) + f"{{ {orig} }} }}"
         out.append(text[pos:s] + repl)
