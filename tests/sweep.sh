@@ -7,7 +7,8 @@
 # the cases of tests/sweep-cases.txt on one 16K kernel, in order, until one
 # fails. A survivor named in tests/sweep-equivalent.txt is equivalent (the
 # reason is given there). Writes results/mutants-sweep.md on a full run.
-# Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants, no report)
+# Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants; SWEEP_BOOTS=0:
+# KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
 LOGS=$BUILD/logs/sweep
 rm -rf "$LOGS"
@@ -46,28 +47,30 @@ done
 say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mutants killed; ${#survivors[@]} go on to boot"
 
 # Boots: the 16K kernel with the schemata, the control first.
-img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
-	die "the schemata kernel does not build ($LOGS/build.log)"
-echo "16k-emu $img" >"$LOGS/images"
-mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
-export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-boots() { # id out: the cases two at a time, until one fails
-	local i
-	: >"$2"
-	for ((i = 0; i < ${#cases[@]}; i += 2)); do
-		EXTRA_CMDLINE="numa_emu_mutant=$1" LOGS=$LOGS/$1 CASES="${cases[i]}${cases[i + 1]:+|${cases[i + 1]}}" \
-			"$TOP/tests/matrix.sh" "$LOGS/images" "$2.part"
-		cat "$2.part" >>"$2"
-		grep -q '^FAIL' "$2.part" && return
+if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
+	img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
+		die "the schemata kernel does not build ($LOGS/build.log)"
+	echo "16k-emu $img" >"$LOGS/images"
+	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
+	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
+	boots() { # id out: the cases two at a time, until one fails
+		local i
+		: >"$2"
+		for ((i = 0; i < ${#cases[@]}; i += 2)); do
+			EXTRA_CMDLINE="numa_emu_mutant=$1" LOGS=$LOGS/$1 CASES="${cases[i]}${cases[i + 1]:+|${cases[i + 1]}}" \
+				"$TOP/tests/matrix.sh" "$LOGS/images" "$2.part"
+			cat "$2.part" >>"$2"
+			grep -q '^FAIL' "$2.part" && return
+		done
+		return 0
+	}
+	boots 0 "$LOGS/boots-control"
+	! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+	say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
+	for id in "${survivors[@]}"; do
+		boots "$id" "$LOGS/boots-$id"
 	done
-	return 0
-}
-boots 0 "$LOGS/boots-control"
-! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
-say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
-for id in "${survivors[@]}"; do
-	boots "$id" "$LOGS/boots-$id"
-done
+fi
 
 # Verdicts: ID, KEY, where, what, verdict, layer, detail.
 for id in $ids; do
@@ -77,10 +80,12 @@ for id in $ids; do
 		detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|[Tt]imed out|Kernel panic' \
 			"$LOGS/kunit-$id.log" || tail -1 "$LOGS/kunit-$id.log") | sed 's/^\[[0-9:]*\] //' | cut -c1-120)
 		v="KILLED	kunit	$detail"
-	elif bad=$(grep -m1 '^FAIL' "$LOGS/boots-$id"); then
+	elif [ -e "$LOGS/boots-$id" ] && bad=$(grep -m1 '^FAIL' "$LOGS/boots-$id"); then
 		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
 	elif [ -n "$equiv" ]; then
 		v="EQUIVALENT	-	$equiv"
+	elif [ ! -e "$LOGS/boots-$id" ]; then
+		v="SURVIVED	-	KUnit only: not booted (SWEEP_BOOTS=0)"
 	else
 		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
 	fi
@@ -90,7 +95,7 @@ restore
 SERIES=$(series_id) python3 "$TOP/tests/sweep-report.py" "$RES/sweep.out" "$(($(date +%s) - t_all))" \
 	>"$RES/mutants-sweep.md"
 say "$(tail -1 "$RES/mutants-sweep.md")"
-if [ -z "${SWEEP_IDS:-}" ]; then
+if [ -z "${SWEEP_IDS:-}" ] && [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	cp "$RES/mutants-sweep.md" "$TOP/results/mutants-sweep.md"
 	say "results/mutants-sweep.md written"
 fi
