@@ -11,6 +11,7 @@
 # KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
 LOGS=$BUILD/logs/sweep
+RES=$BUILD/results
 rm -rf "$LOGS"
 mkdir -p "$LOGS" "$RES"
 src=drivers/base/numa_emulation.c
