@@ -126,11 +126,14 @@ def statements(text, mask, lo, hi):
         if not mask[i] or text[i] in " \t\n{};":
             i += 1
             continue
-        m = re.match(r"(?:else\s+)?(if|while|switch)\s*\(", text[i:])
+        m = re.match(r"(?:else\s+)?(if|while|switch|for)\s*\(", text[i:])
         if m:
             start = i + m.end() - 1
             end = match_paren(text, mask, start)
-            if m.group(1) != "switch":
+            if m.group(1) == "for":  # the condition: between the two ';'
+                semis = [k for k in range(start, end) if mask[k] and text[k] == ";"]
+                sites.append(("cond", semis[0] + 1, semis[1]))
+            elif m.group(1) != "switch":
                 sites.append(("cond", start + 1, end - 1))
             i = end
             continue
@@ -139,14 +142,6 @@ def statements(text, mask, lo, hi):
             continue
         if text.startswith("do", i) and not re.match(r"\w", text[i + 2]):
             i += 2
-            continue
-        m = re.match(r"for\s*\(", text[i:])
-        if m:
-            start = i + m.end() - 1
-            end = match_paren(text, mask, start)
-            parts = [k for k in range(start, end) if mask[k] and text[k] == ";"]
-            sites.append(("cond", parts[0] + 1, parts[1]))
-            i = end
             continue
         m = re.match(r"(case\b[^:]*|default|\w+):(?!:)", text[i:])
         if m and not text.startswith("::", i + m.end() - 1):
