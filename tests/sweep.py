@@ -207,7 +207,7 @@ def gen(src):
             line = text.count("\n", 0, s) + 1
             found = []
             if kind == "jump":
-                found.append(("", f"'{body}' skipped"))
+                found.append(("", f"'{' '.join(body.split())[:40]}' skipped"))
             else:
                 for a, b, r, what in variants(text, mask, s, e):
                     found.append((text[s:a] + r + text[b:e], what))
