@@ -36,7 +36,8 @@ that follow from the rules alone, never from the algorithm:
             distance table given)
   reserve   every CMA area (the device tree's, cma= or the default one)
             created with its size, in its range and in one node; no
-            reservation failed
+            reservation failed; the log's reservations before the split
+            that the case does not explain stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once
 
 A second opinion recomputes the exact layout with a simple model of the
