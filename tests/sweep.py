@@ -15,7 +15,11 @@ and each continue, break or return inside a nested block skipped.
 
 Usage:
   sweep.py GEN SRC OUT LIST   write the schemata file OUT and the mutants
-                              (LIST: ID, KEY, function:line, what; tab-separated)
+                              (LIST: ID, KEY, function:line, what, and
+                              "boot" or "runtime" for an __init function or
+                              not; tab-separated)
+The kernel logs "numa_emu_mutant: reached LIST" at late_initcall: the
+mutants whose code ran (with none on) up to then.
 Each mutant's KEY (function/hash of its statement and change) stays the
 same while its statement does: tests/sweep-equivalent.txt names
 equivalent mutants by it.
@@ -187,10 +191,12 @@ def statements(text, mask, lo, hi):
 
 
 def functions(text):
-    """(name, body start, body end) of each function definition."""
+    """(name, body start, body end, whether it runs at boot only) of each
+    function definition."""
     for m in re.finditer(r"^(?![\s/*#])[\w \t*]*?\b(\w+)\([^;{]*?\)\n\{\n", text, re.M):
         end = text.index("\n}\n", m.end())
-        yield m.group(1), m.end(), end + 1
+        head = text[text.rfind("\n", 0, m.start() - 1) + 1:m.end()]  # with the line before
+        yield m.group(1), m.end(), end + 1, "__init" in head
 
 
 def gen(src):
@@ -199,7 +205,7 @@ def gen(src):
     edits = {}          # (start, end) of a site -> (kind, [(id, new text)])
     muts = []
     pp = {m.start() for m in re.finditer(r"^[ \t]*#", text, re.M)}
-    for fname, lo, hi in functions(text):
+    for fname, lo, hi, boot in functions(text):
         for kind, s, e in statements(text, mask, lo, hi):
             body = text[s:e]
             if any(s <= k < e for k in pp):
@@ -213,7 +219,8 @@ def gen(src):
                     found.append((text[s:a] + r + text[b:e], what))
             for new, what in found:
                 key = hashlib.sha1(f"{' '.join(body.split())}|{what}".encode()).hexdigest()[:8]
-                muts.append((len(muts) + 1, f"{fname}/{key}", f"{fname}:{line}", f"{what}: {' '.join(body.split())[:70]}"))
+                muts.append((len(muts) + 1, f"{fname}/{key}", f"{fname}:{line}", f"{what}: {' '.join(body.split())[:70]}",
+                             "boot" if boot else "runtime"))
                 # A skipped jump is the statement replaced by nothing.
                 edits.setdefault((s, e), ("stmt" if kind == "jump" else kind, []))[1].append((len(muts), new))
     out = []
@@ -237,7 +244,14 @@ def gen(src):
                "static int __init numa_emu_mutant_param(char *s)\n"
                "{\n\treturn kstrtoint(s, 10, &numa_emu_mutant);\n}\n"
                "early_param(\"numa_emu_mutant\", numa_emu_mutant_param);\n"
-               "#define NUMA_EMU_M(id) unlikely(numa_emu_mutant == (id))\n")
+               # Which mutants' sites ran (with none on): each boot case
+               # then runs only the mutants whose code it reaches.
+               f"static unsigned long numa_emu_reached[BITS_TO_LONGS({len(muts) + 1})];\n"
+               "#define NUMA_EMU_M(id) \\\n"
+               "\t(__set_bit(id, numa_emu_reached), unlikely(numa_emu_mutant == (id)))\n"
+               "static int __init numa_emu_reached_show(void)\n{\n"
+               f"\tpr_info(\"numa_emu_mutant: reached %*pbl\\n\", {len(muts) + 1}, numa_emu_reached);\n"
+               "\treturn 0;\n}\nlate_initcall(numa_emu_reached_show);\n")
     return body[:last_inc] + prelude + body[last_inc:], muts
 
 
@@ -245,16 +259,16 @@ def main():
     if sys.argv[1:2] != ["GEN"] or len(sys.argv) != 5:
         sys.exit(__doc__)
     schemata, muts = gen(sys.argv[2])
-    keys = [k for _, k, _, _ in muts]
+    keys = [k for _, k, _, _, _ in muts]
     dup = {k for k in keys if keys.count(k) > 1}
     open(sys.argv[3], "w").write(schemata)
     with open(sys.argv[4], "w") as f:
-        for i, key, where, what in muts:
+        for i, key, where, what, when in muts:
             # Two mutants of one statement with the same change (the same
             # operator twice in it): told apart by their order.
             if key in dup:
-                key += f".{sum(1 for j, k, _, _ in muts if k == key and j <= i)}"
-            f.write(f"{i}\t{key}\t{where}\t{what}\n")
+                key += f".{sum(1 for j, k, _, _, _ in muts if k == key and j <= i)}"
+            f.write(f"{i}\t{key}\t{where}\t{what}\t{when}\n")
     print(f"{len(muts)} mutants in {sys.argv[2]}")
 
 

@@ -4,9 +4,10 @@
 # and max, a negation, an early continue, break or return), all built into
 # one kernel and each switched on at boot with numa_emu_mutant=ID. The KUnit
 # suite sees each first (one build, one boot per mutant); its survivors boot
-# the cases of tests/sweep-cases.txt on one 16K kernel, in order, until one
-# fails. A survivor named in tests/sweep-equivalent.txt is equivalent (the
-# reason is given there). Writes results/mutants-sweep.md on a full run.
+# those cases of tests/sweep-cases.txt that reach their code (one 16K
+# kernel), in order, until one fails. A survivor named in
+# tests/sweep-equivalent.txt is equivalent (the reason is given there).
+# Writes results/mutants-sweep.md on a full run.
 # Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants; SWEEP_BOOTS=0:
 # KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -50,36 +51,53 @@ for id in $ids; do
 done
 say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mutants killed; ${#survivors[@]} go on to boot"
 
-# Boots: the 16K kernel with the schemata, the control first.
+# Boots: the 16K kernel with the schemata. The control (no mutant on)
+# boots every case and logs which mutants' code each case reaches; each
+# survivor of KUnit boots the cases that reach it (a mutant in a function
+# that also runs after boot, every case), two at a time, in order, until
+# one fails.
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
 		die "the schemata kernel does not build ($LOGS/build.log)"
 	echo "16k-emu $img" >"$LOGS/images"
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-	boots() { # id out: the cases two at a time, until one fails
-		local i
-		: >"$2"
-		for ((i = 0; i < ${#cases[@]}; i += 2)); do
-			EXTRA_CMDLINE="numa_emu_mutant=$1" LOGS=$LOGS/$1 CASES="${cases[i]}${cases[i + 1]:+|${cases[i + 1]}}" \
-				"$TOP/tests/matrix.sh" "$LOGS/images" "$2.part"
-			cat "$2.part" >>"$2"
-			grep -q '^FAIL' "$2.part" && return
+	boots() { # ID OUT CASE...: the cases two at a time, until one fails
+		local id=$1 out=$2 i
+		local -a cs=("${@:3}")
+		: >"$out"
+		for ((i = 0; i < ${#cs[@]}; i += 2)); do
+			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$LOGS/$id CASES="${cs[i]}${cs[i + 1]:+|${cs[i + 1]}}" \
+				"$TOP/tests/matrix.sh" "$LOGS/images" "$out.part"
+			cat "$out.part" >>"$out"
+			grep -q '^FAIL' "$out.part" && return
 		done
 		return 0
 	}
-	boots 0 "$LOGS/boots-control"
+	boots 0 "$LOGS/boots-control" "${cases[@]}"
 	! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+	declare -A reach
+	for c in "${cases[@]}"; do
+		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$LOGS/0/boot-$c.log" | head -1)
+		[ -n "$r" ] || die "the control's boot of $c does not say which mutants it reaches"
+		reach[$c]=" "
+		for x in ${r//,/ }; do reach[$c]+="$(seq -s ' ' "${x%-*}" "${x#*-}") "; done
+	done
 	say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
 	for id in "${survivors[@]}"; do
-		boots "$id" "$LOGS/boots-$id"
+		when=$(awk -F'\t' -v id="$id" '$1 == id { print $5 }' "$LOGS/list")
+		mine=()
+		for c in "${cases[@]}"; do
+			if [ "$when" = runtime ] || [[ ${reach[$c]} == *" $id "* ]]; then mine+=("$c"); fi
+		done
+		[ ${#mine[@]} = 0 ] || boots "$id" "$LOGS/boots-$id" "${mine[@]}"
 	done
 fi
 
 # Verdicts: ID, KEY, where, what, verdict, layer, detail.
 for id in $ids; do
-	IFS=$'\t' read -r _ key where what < <(grep -P "^$id\t" "$LOGS/list")
-	equiv=$(grep -P "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" 2>/dev/null | cut -f2)
+	IFS=$'\t' read -r _ key where what _ < <(grep -P "^$id\t" "$LOGS/list")
+	equiv=$(grep -P "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" | cut -f2 || true)
 	if [ "$(cat "$LOGS/kunit-$id.rc")" != 0 ]; then
 		detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|[Tt]imed out|Kernel panic' \
 			"$LOGS/kunit-$id.log" || tail -1 "$LOGS/kunit-$id.log") | sed 's/^\[[0-9:]*\] //' | cut -c1-120)
@@ -88,8 +106,10 @@ for id in $ids; do
 		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
 	elif [ -n "$equiv" ]; then
 		v="EQUIVALENT	-	$equiv"
-	elif [ ! -e "$LOGS/boots-$id" ]; then
+	elif [ "${SWEEP_BOOTS:-1}" = 0 ]; then
 		v="SURVIVED	-	KUnit only: not booted (SWEEP_BOOTS=0)"
+	elif [ ! -e "$LOGS/boots-$id" ]; then
+		v="SURVIVED	-	no sweep case reaches its code"
 	else
 		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
 	fi
