@@ -7,18 +7,26 @@
 # those cases of tests/sweep-cases.txt that reach their code (one 16K
 # kernel), in order, until one fails. A survivor named in
 # tests/sweep-equivalent.txt is equivalent (the reason is given there).
-# Writes results/mutants-sweep.md on a full run.
+# Writes results/mutants-sweep.md on a full run. A run stopped part way
+# is continued by the next (the verdicts reached are kept).
 # Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants; SWEEP_BOOTS=0:
 # KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
-LOGS=$BUILD/logs/sweep
 RES=$BUILD/results
-rm -rf "$LOGS"
-mkdir -p "$LOGS" "$RES"
 src=drivers/base/numa_emulation.c
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" >&2
 git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes in $src"
+# A run stopped part way is continued: the verdicts already reached are
+# kept under a key of everything that decides them (the file, the
+# mutants, the cases, the judge, the rig, the guests, the configs).
+key=$( (git -C "$TREE" rev-parse "HEAD^{tree}"; cat "$TOP"/tests/sweep.py "$TOP"/tests/sweep-cases.txt \
+	"$TOP"/tests/judge.py "$TOP"/tests/matrix.txt "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
+	"$TOP"/scripts/* "$TOP"/guest/* "$TOP"/configs/*) | sha1sum | cut -c1-16)
+LOGS=$BUILD/logs/sweep-$key
+find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$key" -exec rm -rf {} +
+mkdir -p "$LOGS" "$RES"
+[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(ls "$LOGS" | grep -c '^boots-[0-9]*\.done$') boot verdicts kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
 restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
@@ -43,7 +51,7 @@ kunit run --cross_compile="$CROSS_COMPILE" --kunitconfig="$TOP/configs/kunit.con
 say "control: KUnit passes on the schemata kernel"
 export -f kunit
 export TREE BUILD LOGS
-printf '%s\n' $ids | xargs -P 2 -I{} bash -c \
+for id in $ids; do [ -e "$LOGS/kunit-$id.rc" ] || echo "$id"; done | xargs -r -P 2 -I{} bash -c \
 	'kunit exec --kernel_args numa_emu_mutant={} >"$LOGS/kunit-{}.log"; echo $? >"$LOGS/kunit-{}.rc"'
 survivors=()
 for id in $ids; do
@@ -74,8 +82,11 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		done
 		return 0
 	}
-	boots 0 "$LOGS/boots-control" "${cases[@]}"
-	! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+	if [ ! -e "$LOGS/boots-control.done" ]; then
+		boots 0 "$LOGS/boots-control" "${cases[@]}"
+		! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+		touch "$LOGS/boots-control.done"
+	fi
 	declare -A reach
 	for c in "${cases[@]}"; do
 		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$LOGS/0/boot-$c.log" | head -1)
@@ -90,7 +101,8 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		for c in "${cases[@]}"; do
 			if [ "$when" = runtime ] || [[ ${reach[$c]} == *" $id "* ]]; then mine+=("$c"); fi
 		done
-		[ ${#mine[@]} = 0 ] || boots "$id" "$LOGS/boots-$id" "${mine[@]}"
+		[ ${#mine[@]} = 0 ] || [ -e "$LOGS/boots-$id.done" ] ||
+			{ boots "$id" "$LOGS/boots-$id" "${mine[@]}" && touch "$LOGS/boots-$id.done"; }
 	done
 fi
 
@@ -106,12 +118,12 @@ for id in $ids; do
 		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
 	elif [ -n "$equiv" ]; then
 		v="EQUIVALENT	-	$equiv"
+	elif [ -e "$LOGS/boots-$id.done" ]; then
+		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
 	elif [ "${SWEEP_BOOTS:-1}" = 0 ]; then
 		v="SURVIVED	-	KUnit only: not booted (SWEEP_BOOTS=0)"
-	elif [ ! -e "$LOGS/boots-$id" ]; then
-		v="SURVIVED	-	no sweep case reaches its code"
 	else
-		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
+		v="SURVIVED	-	no sweep case reaches its code"
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\n' "$id" "$key" "$where" "$what" "$v"
 done >"$RES/sweep.out"
