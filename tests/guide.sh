@@ -468,6 +468,8 @@ for kind in $kinds; do
 		why+=("no numa_policy= line after step 6")
 	out "$kind" 3 'grep -m1 interleave /proc/self/numa_maps' | grep -q ' interleave:0-7 ' ||
 		why+=("numa_maps does not show interleave:0-7 after step 6")
+	out "$kind" 3 'numactl --show | head -1' | grep -qx 'policy: default' ||
+		why+=("numactl --show does not say 'policy: default' after step 6, as the guide says it does")
 	out "$kind" 4 'numactl --hardware' | grep -qx 'available: 1 nodes (0)' ||
 		why+=("numactl --hardware does not show one node with numa=off")
 	out "$kind" 5 'uname -r' | grep -q -- '-numa-emu' && why+=("after the undo: uname -r names the new kernel")
