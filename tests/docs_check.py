@@ -5,8 +5,13 @@
   cases, mutants, patches, KUnit cases, bench configurations) equals what
   the files that define it hold, and each is stated at least once;
 * results: every results/*.md names the series it was made from, and that
-  is the series as it is (the tree id of patches/ at HEAD, with no changes
-  of its own; with history, also the last commit that changed patches/);
+  is the series as it is (the tree id of patches/ it names holds the
+  patches of HEAD, with no changes of their own; with history, also the
+  last commit that changed a patch): the cover letter is no input of a
+  report, so it may change after one;
+* cover letter: it quotes results/bench.md's block "For the cover
+  letter" word for word, so its cost figures are those of the last
+  make bench;
 * wording: no dated run or process wording in README.md or docs/ (dated
   runs are generated into results/);
 * selftest: each of the three fails on a copy broken in one place.
@@ -90,12 +95,26 @@ def git(*args):
     return r.stdout.strip() if r.returncode == 0 else None
 
 
+COVER = "0000-cover-letter.patch"
+BUT_COVER = ":(exclude)patches/" + COVER
+
+
 def series_now():
     tree = git("rev-parse", "HEAD:patches")
-    clean = git("status", "--porcelain", "--", "patches") == ""
+    clean = git("status", "--porcelain", "--", "patches", BUT_COVER) == ""
     shallow = git("rev-parse", "--is-shallow-repository") == "true"
-    commit = None if shallow else git("log", "-1", "--format=%H", "--", "patches")
+    commit = None if shallow else git("log", "-1", "--format=%H", "--", "patches", BUT_COVER)
     return tree, clean, commit
+
+
+def same_patches(named, tree):
+    """Whether the patches/ tree a report names holds the patches of @tree."""
+    if not tree or not named:
+        return False
+    if tree.startswith(named):
+        return True
+    full = git("rev-parse", "--verify", "--quiet", named + "^{tree}")
+    return bool(full) and git("diff", "--quiet", full, tree, "--", ".", ":(exclude)" + COVER) == ""
 
 
 def check_results(reports, now):
@@ -112,13 +131,34 @@ def check_results(reports, now):
             continue
         if m.group(2):
             errors.append(f"{path} was made from a series with uncommitted changes ({m.group(1)}+dirty)")
-        if not (tree or "").startswith(m.group(3)):
+        if not same_patches(m.group(3), tree):
             errors.append(f"{path} describes the series with patches/ tree {m.group(3)}, "
                           f"patches/ is now {(tree or 'unknown')[:12]}: run the command that makes it")
         elif commit and not commit.startswith(m.group(1)):
-            errors.append(f"{path} names commit {m.group(1)}, the last commit that changed patches/ "
+            errors.append(f"{path} names commit {m.group(1)}, the last commit that changed a patch "
                           f"is {commit[:7]}")
     return errors
+
+
+COVER_BLOCK = re.compile(r"^## For the cover letter\n.*?^```\n(.*?)^```", re.M | re.S)
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def check_cover(bench, letter):
+    """The cover letter quotes bench.md's block for it word for word."""
+    m = COVER_BLOCK.search(bench or "")
+    if not m:
+        return ["results/bench.md has no block 'For the cover letter' (run make bench)"]
+    lines = [ln for ln in m.group(1).splitlines() if ln.strip()]
+    text = "\n".join(letter.splitlines())
+    missing = [ln.strip() for ln in lines if ln.rstrip() not in text]
+    if missing:
+        return [f"the cover letter does not quote results/bench.md's line '{missing[0]}'"
+                + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")]
+    return []
 
 
 WORDING = [
@@ -169,6 +209,11 @@ def main():
            f"(patches/ tree {(now[0] or '')[:12]})")
     errors = check_wording(texts)
     report("docs-wording", errors, f"no dated run or process wording in {len(texts)} documents")
+    bench = reports.get("results/bench.md")
+    letter = next(iter(cover_letter().values()), "")
+    errors = check_cover(bench, letter)
+    report("docs-cover-letter", errors, "the cover letter quotes results/bench.md's block for it "
+           "word for word")
 
     # Each check fails on a copy broken in one place only.
     missed = []
@@ -192,8 +237,25 @@ def main():
     broken["README.md"] = texts["README.md"] + "\nSOME-FIGURES\n"
     if not any("SOME-FIGURES" in e for e in check_wording(broken)):
         missed.append("a placeholder")
+    listing = git("ls-tree", "HEAD:patches") or ""
+    other = next((ln.split()[2] for ln in listing.splitlines() if ln.endswith("\tseries")), None)
+
+    def tree_with(name):  # patches/ at HEAD with @name's contents replaced
+        text = "\n".join(ln.replace(ln.split()[2], other) if ln.endswith("\t" + name) else ln
+                         for ln in listing.splitlines()) + "\n"
+        r = subprocess.run(["git", "-C", TOP, "mktree"], input=text, capture_output=True, text=True)
+        return r.stdout.strip()[:12] if r.returncode == 0 else ""
+    patch = next((ln.split("\t")[1] for ln in listing.splitlines() if ln.endswith(".patch")
+                  and not ln.endswith(COVER)), "")
+    if other and (not same_patches(tree_with(COVER), tree) or same_patches(tree_with(patch), tree)):
+        missed.append("a report whose series differs from HEAD's in the cover letter only, or in a patch")
+    toy = "## For the cover letter\n\n```\n  kernel memory   100 +- 71 KiB\n```\n"
+    if check_cover(toy, "x\n  kernel memory   100 +- 71 KiB\ny") or \
+            not check_cover(toy, "x\n  kernel memory   100 +- 72 KiB\ny"):
+        missed.append("a cover letter figure changed in one place")
     report("docs-selftest", [f"not caught: {m}" for m in missed],
-           "each check fails on a copy broken in one place (a count, a report's series, a date, a placeholder)")
+           "each check fails on a copy broken in one place (a count, a report's series, a date, "
+           "a placeholder, a cover letter figure), and a cover letter change alone passes")
 
 
 if __name__ == "__main__":
