@@ -6,9 +6,10 @@
   the files that define it hold, and each is stated at least once;
 * results: every results/*.md names the series it was made from, and that
   is the series as it is (the tree id of patches/ it names holds the
-  patches of HEAD, with no changes of their own; with history, also the
-  last commit that changed a patch): the cover letter is no input of a
-  report, so it may change after one;
+  patches of HEAD, with no changes of their own; with history, the commit
+  it names is the last that changed a patch, or a later one with the same
+  patches): the cover letter is no input of a report, so it may change
+  after one;
 * cover letter: it quotes results/bench.md's block "For the cover
   letter" word for word, so its cost figures are those of the last
   make bench;
@@ -117,6 +118,17 @@ def same_patches(named, tree):
     return bool(full) and git("diff", "--quiet", full, tree, "--", ".", ":(exclude)" + COVER) == ""
 
 
+def same_commit(named, last):
+    """Whether @named is @last, or a later commit whose patches are @last's
+    (one that changed the cover letter only)."""
+    if last.startswith(named):
+        return True
+    full = git("rev-parse", "--verify", "--quiet", named + "^{commit}")
+    return bool(full) and subprocess.run(
+        ["git", "-C", TOP, "merge-base", "--is-ancestor", last, full]).returncode == 0 and \
+        git("diff", "--quiet", full, "HEAD", "--", "patches", BUT_COVER) == ""
+
+
 def check_results(reports, now):
     tree, clean, commit = now
     errors = []
@@ -134,7 +146,7 @@ def check_results(reports, now):
         if not same_patches(m.group(3), tree):
             errors.append(f"{path} describes the series with patches/ tree {m.group(3)}, "
                           f"patches/ is now {(tree or 'unknown')[:12]}: run the command that makes it")
-        elif commit and not commit.startswith(m.group(1)):
+        elif commit and not same_commit(m.group(1), commit):
             errors.append(f"{path} names commit {m.group(1)}, the last commit that changed a patch "
                           f"is {commit[:7]}")
     return errors
@@ -247,6 +259,9 @@ def main():
                   and not ln.endswith(COVER)), "")
     if other and (not same_patches(tree_with(COVER), tree) or same_patches(tree_with(patch), tree)):
         missed.append("a report whose series differs from HEAD's in the cover letter only, or in a patch")
+    if commit and (not same_commit((git("rev-parse", "HEAD") or "")[:7], commit) or
+                   same_commit((git("rev-parse", commit + "^") or "0")[:7], commit)):
+        missed.append("a report naming a commit before the last change of a patch")
     toy = "## For the cover letter\n\n```\n  kernel memory   100 +- 71 KiB\n```\n"
     if check_cover(toy, "x\n  kernel memory   100 +- 71 KiB\ny") or \
             not check_cover(toy, "x\n  kernel memory   100 +- 72 KiB\ny"):
