@@ -105,7 +105,7 @@ def series_now():
     clean = git("status", "--porcelain", "--", "patches", BUT_COVER) == ""
     shallow = git("rev-parse", "--is-shallow-repository") == "true"
     commit = None if shallow else git("log", "-1", "--format=%H", "--", "patches", BUT_COVER)
-    return tree, clean, commit
+    return tree, clean, commit, shallow
 
 
 def same_patches(named, tree):
@@ -130,7 +130,7 @@ def same_commit(named, last):
 
 
 def check_results(reports, now):
-    tree, clean, commit = now
+    tree, clean, commit, _ = now
     errors = []
     if not clean:
         errors.append("patches/ has uncommitted changes: no report can describe it")
@@ -144,8 +144,11 @@ def check_results(reports, now):
         if m.group(2):
             errors.append(f"{path} was made from a series with uncommitted changes ({m.group(1)}+dirty)")
         if not same_patches(m.group(3), tree):
+            missing = not git("rev-parse", "--verify", "--quiet", m.group(3) + "^{tree}")
             errors.append(f"{path} describes the series with patches/ tree {m.group(3)}, "
-                          f"patches/ is now {(tree or 'unknown')[:12]}: run the command that makes it")
+                          f"patches/ is now {(tree or 'unknown')[:12]}: run the command that makes it" +
+                          (" (or, in a shallow clone, git fetch --unshallow: the tree it names is"
+                           " not here)" if missing and now[3] else ""))
         elif commit and not same_commit(m.group(1), commit):
             errors.append(f"{path} names commit {m.group(1)}, the last commit that changed a patch "
                           f"is {commit[:7]}")
@@ -234,7 +237,7 @@ def main():
                                   lambda m: f"{int(m.group(1)) + 1}{m.group(2)}", found[1], count=1)
     if not found or not check_counts(broken, counts)[0]:
         missed.append("a boot case count changed in one place")
-    tree, _, commit = now
+    tree, _, commit, _ = now
     good = (f"Series `{(commit or '0')[:7]}` (the last commit that changed `patches/`; "
             f"`patches/` tree `{(tree or '0')[:12]}`), made by `make x`.\n")
     bad = good.replace(f"tree `{(tree or '0')[:12]}`", "tree `" + "0" * 12 + "`")
