@@ -15,7 +15,7 @@
   make bench;
 * wording: no dated run or process wording in README.md or docs/ (dated
   runs are generated into results/);
-* selftest: each of the three fails on a copy broken in one place.
+* selftest: each check fails on a copy broken in one place.
 
 Prints "PASS|docs-...|..." or "FAIL|docs-...|..." lines.
 """
@@ -108,14 +108,17 @@ def series_now():
     return tree, clean, commit, shallow
 
 
+def patches_equal(a, b):
+    """Whether trees @a and @b (of patches/) hold the same patches."""
+    return git("diff", "--quiet", a, b, "--", ".", ":(exclude)" + COVER) == ""
+
+
 def same_patches(named, tree):
     """Whether the patches/ tree a report names holds the patches of @tree."""
     if not tree or not named:
         return False
-    if tree.startswith(named):
-        return True
     full = git("rev-parse", "--verify", "--quiet", named + "^{tree}")
-    return bool(full) and git("diff", "--quiet", full, tree, "--", ".", ":(exclude)" + COVER) == ""
+    return tree.startswith(named) or bool(full) and patches_equal(full, tree)
 
 
 def same_commit(named, last):
@@ -126,7 +129,7 @@ def same_commit(named, last):
     full = git("rev-parse", "--verify", "--quiet", named + "^{commit}")
     return bool(full) and subprocess.run(
         ["git", "-C", TOP, "merge-base", "--is-ancestor", last, full]).returncode == 0 and \
-        git("diff", "--quiet", full, "HEAD", "--", "patches", BUT_COVER) == ""
+        patches_equal(full + ":patches", "HEAD:patches")
 
 
 def check_results(reports, now):
@@ -156,10 +159,6 @@ def check_results(reports, now):
 
 
 COVER_BLOCK = re.compile(r"^## For the cover letter\n.*?^```\n(.*?)^```", re.M | re.S)
-
-
-def words(text):
-    return " ".join(text.split())
 
 
 def check_cover(bench, letter):
