@@ -55,7 +55,7 @@ def defined_counts():
 
 # How the docs state each count: "<n> <phrase>".
 PHRASES = {
-    "boot cases": r"(?:boot|matrix)\s+cases",
+    "boot cases": r"(?:(?:boot|matrix)\s+cases|memory\s+maps)",
     "riscv64 cases": r"riscv64\s+(?:boot\s+)?cases",
     "mutants": r"mutants",
     "patches": r"patches",

@@ -952,6 +952,27 @@ def judge(a, text):
             errors.append("nomigrate: no NUMA hint faults, balancing was not active")
         elif int(vm.get("numa_pages_migrated", 0)):
             errors.append(f"balancing migrated {vm['numa_pages_migrated']} pages between fake nodes of one physical node")
+    # migrate: numaload's workers run on the CPUs of one physical node
+    # (oncpus.sh) and placed every page of their buffer on nodes of another
+    # (move_pages); balancing brought some back to the workers' node.
+    if re.search(r"(?:^|\s)migrate(?:\s|$)", rest):
+        vm = dict(re.findall(r"(numa_\w+)=(\d+)", load or ""))
+        moved = re.search(r"^RIG numaload moved (\d+) of (\d+) pages over nodes ([\d.]+)$", g.text, re.M)
+        line = lambda what: next((ln.split()[3:] for ln in g.lines if ln.startswith(f"RIG numaload {what} ")), [])
+        cpu_node = dict(w.split(":") for w in line("cpu-node"))
+        home = {phys_of.get(int(cpu_node[c]), -1) for c in line("cpus") if c in cpu_node}
+        placed = {phys_of.get(int(n), -1) for n in moved.group(3).split(".")} if moved else set()
+        back = sum(int(p) for n, p in (w.split(":") for w in line("pages shared")[1:])
+                   if phys_of.get(int(n), -1) in home)
+        if not load or not moved or not home:
+            errors.append("migrate: numaload did not report")
+        elif moved.group(1) != moved.group(2) or placed & home or -1 in placed | home:
+            errors.append(f"migrate: the buffer was not all placed on another physical node than its workers'"
+                          f" ({moved.group(0)[13:]}; workers on physical nodes {sorted(home)})")
+        elif not int(vm.get("numa_pages_migrated", 0)) or not back:
+            errors.append(f"migrate: balancing moved no page to the workers' physical node"
+                          f" ({int(vm.get('numa_hint_faults', 0))} hint faults,"
+                          f" {int(vm.get('numa_pages_migrated', 0))} pages migrated, {back} back)")
     # numactl's own suite: every test passes.
     if re.search(r"(?:^|\s)numactl-suite(?:\s|$)", rest):
         errors += [f"numactl {t}: {why}" for t, why in numactl_suite(g.text).items() if why]
@@ -1027,7 +1048,7 @@ def judge(a, text):
                               f"more than one unit ({m.unit // MiB} MiB)")
         bank_note = f" banks: distances {','.join(dists)} MiB, largest {worst // MiB} MiB" + \
             (f", at a CMA pool's edge {','.join(map(str, excused))} MiB" if excused else "")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|getcpu|numactl-suite|fallback|cpuset)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|migrate|getcpu|numactl-suite|fallback|cpuset)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -1185,7 +1206,15 @@ def selftest():
     cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
     mb = "[    0.000000] memblock_reserve: [0x{:016x}-0x{:016x}] arm64_memblock_init+0x15c/0x1f8"
     ok_mb = [mb.format(G + 2 * MiB, G + 20 * MiB)]
+    def load_remote(nodes, shared, migrated):
+        """numaload siblings on CPUs 0-1, its buffer placed over @nodes."""
+        return ["RIG numaload cpu-node 0:0 1:0 2:1 3:1", f"RIG numaload moved 8192 of 8192 pages over nodes {nodes}",
+                "RIG numaload cpus 0 1", f"RIG numaload pages shared {shared}",
+                f"RIG numaload vmstat numa_hint_faults=40000 numa_pages_migrated={migrated}"]
+
     good = [
+        ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
         ("two firmware nodes 2G+2G, 2+2", case(qemu=qemu22), report(two((2, 2)))),
@@ -1321,6 +1350,14 @@ def selftest():
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=12 numa_pages_migrated=0"])),
         ("nomigrate: pages moved", "migrated 12 pages", case(expect="count=4 nomigrate"),
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_pages_migrated=12"])),
+        ("migrate: no page moved", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("1.3", "1:4096 3:4096", 0))),
+        ("migrate: pages moved elsewhere", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("1.3", "1:6000 3:2192", 1904))),
+        ("migrate: buffer on the workers' physical node", "not all placed", case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("0.2", "0:4096 2:4096", 10))),
+        ("migrate: no report", "migrate: numaload did not report", case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)))),
         ("nomigrate: balancing idle", "not active", case(expect="count=4 nomigrate"),
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=0 numa_pages_migrated=0"])),
         ("getcpu: a node other than the link", "getcpu", case(expect="count=4 getcpu"),
