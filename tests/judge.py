@@ -38,7 +38,8 @@ that follow from the rules alone, never from the algorithm:
             created with its size, in its range and in one node; no
             reservation failed; the log's reservations before the split
             that the case does not explain stay under a bound
-  log       no WARNING/BUG/Oops/panic/OOM; expected lines present once
+  log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
+            cut request logged with a cap that holds and the rules' figures
 
 A second opinion recomputes the exact layout with a simple model of the
 splitter (flat machines where no CMA area shapes the layout) and must
@@ -569,6 +570,26 @@ def properties(m, g, expect, slack, table):
         for p, k, _ in short:
             if got.get(int(p), 0) != int(k):
                 yield "log", f"the log says physical node {p} gets {k} nodes, it has {got.get(int(p), 0)}"
+        # Its reason names a cap that holds, and its figures are the rules':
+        # the node ids (one per physical node with memory, and those above
+        # the highest firmware id) and the minimum node size.
+        why = re.search(r"granted: (.*?) \((\d+) node ids, nodes of at least (\d+) MiB\)$", g.text, re.M)
+        if cut and not why:
+            yield "log", "the 'granted' line gives no reason or figures"
+        elif cut:
+            phys = len([p for p in m.phys if p[1]])
+            ids = phys + MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
+            fit = sum(max(1, min(windows(r, m.unit), sum(m.ordinary(s, e) for s, e in r) // m.floor))
+                      for _, r, _ in m.phys if r)
+            holds = {"more than MAX_NUMNODES allows": asked > ids,
+                     "nodes would be smaller than the boundary unit or the minimum node size": asked > fit,
+                     "fewer than the physical nodes": asked < phys}
+            if not holds.get(why.group(1)):
+                yield "log", f"'granted: {why.group(1)}': no such cap holds ({asked} requested, {ids} node ids," \
+                             f" {fit} nodes fit, {phys} physical nodes)"
+            if int(why.group(2)) != ids or int(why.group(3)) != m.floor // MiB:
+                yield "log", (f"'granted' line: {why.group(2)} node ids, nodes of at least {why.group(3)} MiB;"
+                              f" the rules give {ids} and {m.floor // MiB}")
 
     # nothing lost
     if g.memtotal is None or not g.nodes:
@@ -1224,6 +1245,9 @@ def selftest():
                                                 "crashkernel reserved: 0x00000000e0000000 - "
                                                 "0x00000000f0000000 (256 MB)"])),
         ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
+        ("numa=fake=32: cut to the 16 node ids", case(cmdline="numa=fake=32", expect="count=32"),
+         report(flat(16), extra=["numa=fake=32: 32 nodes requested, 16 granted: more than MAX_NUMNODES allows"
+                                 " (16 node ids, nodes of at least 32 MiB)"])),
         ("64K 2G numa=fake=4: the 512M CMA area merges the last two", case(pages="64k", mem="2G", smp="1",
                                                                              expect="count=4 nodes=3"),
          report([(0, G, G + 512 * MiB, "0", "10,10,10"), (1, G + 512 * MiB, 2 * G, "", "10,10,10"),
@@ -1454,6 +1478,16 @@ def selftest():
          report(flat(4), extra=[granted.format(4)])),
         ("log: a cut line that cuts nothing", "nothing was cut", case(),
          report(flat(4), extra=[granted.replace("8 nodes", "4 nodes").format(4)])),
+        ("log: a granted line with the wrong node ids", "the rules give 16 and 32",
+         case(cmdline="numa=fake=32", expect="count=32"),
+         report(flat(16), extra=[granted.replace("8 nodes", "32 nodes").replace("16 node ids", "15 node ids").format(16)])),
+        ("log: a granted line without its figures", "gives no reason or figures",
+         case(cmdline="numa=fake=32", expect="count=32"),
+         report(flat(16), extra=["numa=fake=32: 32 nodes requested, 16 granted"])),
+        ("log: a granted line naming a cap that does not hold", "no such cap holds",
+         case(cmdline="numa=fake=32", expect="count=32"),
+         report(flat(16), extra=[granted.replace("8 nodes", "32 nodes").format(16)
+                                 .replace("more than MAX_NUMNODES allows", "fewer than the physical nodes")])),
         ("log: a node missing without a line", "the log accounts for 4", case(expect="count=4 nodes=3"),
          report(flat(3, sizes=[1408 * MiB, 1344 * MiB, 1344 * MiB]))),
         ("log: a physical node's line with the wrong count", "the log says physical node 0 gets 2 nodes",

@@ -27,7 +27,7 @@ boot_case() { # line from tests/matrix.txt
 		return
 	fi
 	if [ "$dt" != - ]; then
-		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp") || { echo "FAIL|$name|no device tree $dt"; return; }
+		dtb=$("$TOP/scripts/dtb.sh" "$dt" "$mem" "$smp" "$qemu") || { echo "FAIL|$name|no device tree $dt"; return; }
 		qemu="$qemu -dtb $dtb"
 	fi
 	local arch=arm64
@@ -85,8 +85,12 @@ STRICT=
 export TOP BUILD IMAGES STRICT
 [ -f "$IMAGES" ] || die "no kernel list $IMAGES"
 # Device trees first (sequentially: they share QEMU's dumped trees).
-grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" | awk -F'|' '{gsub(/ /,"",$5); if ($5 != "-") print $5, $3, $4}' |
-	sort -u | while read -r d m c; do "$TOP/scripts/dtb.sh" "$d" "$m" "$c" >/dev/null; done
+grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
+	awk -F'|' '{gsub(/ /,"",$3); gsub(/ /,"",$4); gsub(/ /,"",$5); q = $6; gsub(/^ +| +$/,"",q); if ($5 != "-") print $5 "|" $3 "|" $4 "|" q}' |
+	sort -u | while IFS='|' read -r d m c q; do
+		[ "$q" != - ] || q=
+		"$TOP/scripts/dtb.sh" "$d" "$m" "$c" "$q" >/dev/null
+	done
 # CASES=regex runs only the cases whose name matches (for development).
 grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/tests/matrix.txt" |
 	grep -E "^(${CASES:-.*})[[:space:]]*\|" |
