@@ -579,11 +579,15 @@ def properties(m, g, expect, slack, table):
         elif cut:
             phys = len([p for p in m.phys if p[1]])
             ids = phys + MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
-            fit = sum(max(1, min(windows(r, m.unit), sum(m.ordinary(s, e) for s, e in r) // m.floor))
-                      for _, r, _ in m.phys if r)
-            holds = {"more than MAX_NUMNODES allows": asked > ids,
-                     "nodes would be smaller than the boundary unit or the minimum node size": asked > fit,
-                     "fewer than the physical nodes": asked < phys}
+            # The kernel cuts the request to the node ids, then to the nodes
+            # that fit (each physical node's cap, at most N with "U"), then
+            # raises it to the physical nodes: the reason is the last cut.
+            caps = [min(c, int(req[-1][0])) if req[-1][1] else c for c in caps_of(m)]
+            fit, n = sum(caps), int(cut[0][1])
+            holds = {"more than MAX_NUMNODES allows": asked > ids and n == ids,
+                     "nodes would be smaller than the boundary unit or the minimum node size":
+                         min(asked, ids) > fit and n == fit,
+                     "fewer than the physical nodes": min(asked, ids, fit) < phys and n == phys}
             if not holds.get(why.group(1)):
                 yield "log", f"'granted: {why.group(1)}': no such cap holds ({asked} requested, {ids} node ids," \
                              f" {fit} nodes fit, {phys} physical nodes)"
@@ -1245,6 +1249,13 @@ def selftest():
                                                 "crashkernel reserved: 0x00000000e0000000 - "
                                                 "0x00000000f0000000 (256 MB)"])),
         ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
+        ("64K 1G numa=fake=8: cut to the 2 nodes that fit", case(pages="64k", mem="1G", smp="1",
+                                                                  cmdline="numa=fake=8", expect="count=8"),
+         report([(0, G, G + 512 * MiB, "0", "10,10"), (1, G + 512 * MiB, 2 * G, "", "10,10")], page=65536,
+                late=False, extra=[mb.format(G + 2 * MiB, G + 20 * MiB), mb.format(2 * G - 64 * 1024, 2 * G),
+                                   "cma: Failed to reserve 512 MiB",
+                                   "numa=fake=8: 8 nodes requested, 2 granted: nodes would be smaller than the"
+                                   " boundary unit or the minimum node size (16 node ids, nodes of at least 32 MiB)"])),
         ("numa=fake=32: cut to the 16 node ids", case(cmdline="numa=fake=32", expect="count=32"),
          report(flat(16), extra=["numa=fake=32: 32 nodes requested, 16 granted: more than MAX_NUMNODES allows"
                                  " (16 node ids, nodes of at least 32 MiB)"])),
