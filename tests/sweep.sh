@@ -18,15 +18,21 @@ src=drivers/base/numa_emulation.c
 "$TOP/scripts/tree.sh" >&2
 git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes in $src"
 # A run stopped part way is continued: the verdicts already reached are
-# kept under a key of everything that decides them (the file, the
-# mutants, the cases, the judge, the rig, the guests, the configs).
-key=$( (git -C "$TREE" rev-parse "HEAD^{tree}"; cat "$TOP"/tests/sweep.py "$TOP"/tests/sweep-cases.txt \
-	"$TOP"/tests/judge.py "$TOP"/tests/matrix.txt "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
-	"$TOP"/scripts/* "$TOP"/guest/* "$TOP"/configs/*) | sha1sum | cut -c1-16)
-LOGS=$BUILD/logs/sweep-$key
-find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$key" -exec rm -rf {} +
-mkdir -p "$LOGS" "$RES"
-[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(ls "$LOGS" | grep -c '^boots-[0-9]*\.done$') boot verdicts kept)"
+# kept, KUnit's under a key of what decides them (the series, the mutants,
+# the configs, the compiler), the boots' under one of the rig as well (the
+# cases, the judge, the scripts, the guests), so a change of the rig
+# keeps KUnit's verdicts.
+kkey=$( (git -C "$TREE" rev-parse "HEAD^{tree}"; cat "$TOP"/tests/sweep.py "$TOP"/configs/*
+	"${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
+bkey=$( (echo "$kkey"; cat "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
+	"$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py "$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
+	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
+LOGS=$BUILD/logs/sweep-$kkey
+BOOTS=$LOGS/boots-$bkey
+find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$kkey" -exec rm -rf {} +
+[ ! -d "$LOGS" ] || find "$LOGS" -maxdepth 1 -name 'boots-*' -type d ! -name "boots-$bkey" -exec rm -rf {} +
+mkdir -p "$LOGS" "$BOOTS" "$RES"
+[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(ls "$BOOTS" | grep -c '^boots-[0-9]*\.done$') boot verdicts kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
 restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
@@ -65,9 +71,9 @@ say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mut
 # that also runs after boot, every case), two at a time, in order, until
 # one fails.
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
-	img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$LOGS/build.log") ||
-		die "the schemata kernel does not build ($LOGS/build.log)"
-	echo "16k-emu $img" >"$LOGS/images"
+	img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build.log") ||
+		die "the schemata kernel does not build ($BOOTS/build.log)"
+	echo "16k-emu $img" >"$BOOTS/images"
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 	boots() { # ID OUT CASE...: the cases two at a time, until one fails
@@ -75,21 +81,21 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		local -a cs=("${@:3}")
 		: >"$out"
 		for ((i = 0; i < ${#cs[@]}; i += 2)); do
-			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$LOGS/$id CASES="${cs[i]}${cs[i + 1]:+|${cs[i + 1]}}" \
-				"$TOP/tests/matrix.sh" "$LOGS/images" "$out.part"
+			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$BOOTS/$id CASES="${cs[i]}${cs[i + 1]:+|${cs[i + 1]}}" \
+				"$TOP/tests/matrix.sh" "$BOOTS/images" "$out.part"
 			cat "$out.part" >>"$out"
 			grep -q '^FAIL' "$out.part" && return
 		done
 		return 0
 	}
-	if [ ! -e "$LOGS/boots-control.done" ]; then
-		boots 0 "$LOGS/boots-control" "${cases[@]}"
-		! grep '^FAIL' "$LOGS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
-		touch "$LOGS/boots-control.done"
+	if [ ! -e "$BOOTS/boots-control.done" ]; then
+		boots 0 "$BOOTS/boots-control" "${cases[@]}"
+		! grep '^FAIL' "$BOOTS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
+		touch "$BOOTS/boots-control.done"
 	fi
 	declare -A reach
 	for c in "${cases[@]}"; do
-		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$LOGS/0/boot-$c.log" | head -1)
+		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$BOOTS/0/boot-$c.log" | head -1)
 		[ -n "$r" ] || die "the control's boot of $c does not say which mutants it reaches"
 		reach[$c]=" "
 		for x in ${r//,/ }; do reach[$c]+="$(seq -s ' ' "${x%-*}" "${x#*-}") "; done
@@ -101,8 +107,8 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		for c in "${cases[@]}"; do
 			if [ "$when" = runtime ] || [[ ${reach[$c]} == *" $id "* ]]; then mine+=("$c"); fi
 		done
-		[ ${#mine[@]} = 0 ] || [ -e "$LOGS/boots-$id.done" ] ||
-			{ boots "$id" "$LOGS/boots-$id" "${mine[@]}" && touch "$LOGS/boots-$id.done"; }
+		[ ${#mine[@]} = 0 ] || [ -e "$BOOTS/boots-$id.done" ] ||
+			{ boots "$id" "$BOOTS/boots-$id" "${mine[@]}" && touch "$BOOTS/boots-$id.done"; }
 	done
 fi
 
@@ -114,12 +120,12 @@ for id in $ids; do
 		detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|[Tt]imed out|Kernel panic' \
 			"$LOGS/kunit-$id.log" || tail -1 "$LOGS/kunit-$id.log") | sed 's/^\[[0-9:]*\] //' | cut -c1-120)
 		v="KILLED	kunit	$detail"
-	elif [ -e "$LOGS/boots-$id" ] && bad=$(grep -m1 '^FAIL' "$LOGS/boots-$id"); then
+	elif [ -e "$BOOTS/boots-$id" ] && bad=$(grep -m1 '^FAIL' "$BOOTS/boots-$id"); then
 		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
 	elif [ -n "$equiv" ]; then
 		v="EQUIVALENT	-	$equiv"
-	elif [ -e "$LOGS/boots-$id.done" ]; then
-		v="SURVIVED	-	$(wc -l <"$LOGS/boots-$id") boots passed"
+	elif [ -e "$BOOTS/boots-$id.done" ]; then
+		v="SURVIVED	-	$(wc -l <"$BOOTS/boots-$id") boots passed"
 	elif [ "${SWEEP_BOOTS:-1}" = 0 ]; then
 		v="SURVIVED	-	KUnit only: not booted (SWEEP_BOOTS=0)"
 	else
