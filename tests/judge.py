@@ -1027,6 +1027,22 @@ def judge(a, text):
             used = {int(p.split(":")[0]) for p in pages.split()}
             if not used or not used <= allowed:
                 errors.append(f"cpuset {name}: pages on nodes {sorted(used)}, cpuset.mems {mems}")
+    # kthreads: the initramfs, which a kernel thread unpacks, lies on the
+    # CPUs' nodes (kernel threads allocate on their local node whatever
+    # numa_policy= says): at most 1/64 of the page cache /init finds on a
+    # node without CPUs. Only a layout with such a node can tell.
+    if re.search(r"(?:^|\s)kthreads(?:\s|$)", rest):
+        pc = re.search(r"^RIG pagecache-at-init((?: \d+:\d+)+)$", g.text, re.M)
+        per = {int(n): int(kb) for n, kb in (w.split(":") for w in pc.group(1).split())} if pc else {}
+        home = {n for ns in g.links.values() for n in ns}
+        away = sum(kb for n, kb in per.items() if n not in home)
+        if sum(per.values()) < 1024:
+            errors.append(f"kthreads: no page cache reported at /init ({pc.group(0) if pc else 'no line'})")
+        elif not set(per) - home:
+            errors.append(f"kthreads: every node has CPUs, so the check cannot tell ({sorted(per)})")
+        elif away * 64 > sum(per.values()):
+            errors.append(f"kthreads: {away} of {sum(per.values())} kB of the page cache at /init lie on nodes"
+                          f" without CPUs ({pc.group(1).strip()}; CPUs on nodes {sorted(home)})")
     # A PCI device the firmware places on node F reports node F.
     dev = re.search(r"(?:^|\s)device=(\d+)", rest)
     if dev:
@@ -1073,7 +1089,7 @@ def judge(a, text):
                               f"more than one unit ({m.unit // MiB} MiB)")
         bank_note = f" banks: distances {','.join(dists)} MiB, largest {worst // MiB} MiB" + \
             (f", at a CMA pool's edge {','.join(map(str, excused))} MiB" if excused else "")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|migrate|getcpu|numactl-suite|fallback|cpuset)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|migrate|getcpu|numactl-suite|fallback|cpuset|kthreads)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
@@ -1249,6 +1265,9 @@ def selftest():
                                                 "crashkernel reserved: 0x00000000e0000000 - "
                                                 "0x00000000f0000000 (256 MB)"])),
         ("size=1G", case(cmdline="numa=fake=1G", expect="size=1G"), report(flat(4))),
+        ("kthreads: the initramfs on the CPUs' node", case(cmdline="numa=fake=4 numa_policy=interleave",
+                                                           expect="count=4 kthreads"),
+         report(flat(4), extra=["RIG pagecache-at-init 0:14300 1:12 2:0 3:0"])),
         ("64K 1G numa=fake=8: cut to the 2 nodes that fit", case(pages="64k", mem="1G", smp="1",
                                                                   cmdline="numa=fake=8", expect="count=8"),
          report([(0, G, G + 512 * MiB, "0", "10,10"), (1, G + 512 * MiB, 2 * G, "", "10,10")], page=65536,
@@ -1461,6 +1480,12 @@ def selftest():
          report(flat(4))),
         ("hotplug: nothing added", "no memory block was added", case(qemu=qemu22, expect="count=4 hotplug=mem1:1"),
          report(two((2, 2)), extra=["KSFTHP " + ok_ksft[0][5:]])),
+        ("kthreads: the initramfs interleaved", "lie on nodes without CPUs", case(expect="count=4 kthreads"),
+         report(flat(4), extra=["RIG pagecache-at-init 0:3600 1:3580 2:3580 3:3580"])),
+        ("kthreads: no page cache line", "kthreads: no page cache", case(expect="count=4 kthreads"),
+         report(flat(4))),
+        ("kthreads: every node has CPUs", "the check cannot tell", case(expect="count=4 kthreads"),
+         report(flat(4), links={c: [c] for c in range(4)}, extra=["RIG pagecache-at-init 0:3600 1:3580 2:3580 3:3580"])),
         ("cpuset: its setup failed", "cpuset: RIG cpuset error", case(expect="count=4 cpuset"),
          report(flat(4), extra=["RIG cpuset error: cannot write cpuset.mems"])),
     ]
