@@ -2,7 +2,8 @@
 # Make a device tree variant for a QEMU virt guest of MEM and SMP from
 # QEMU's own tree (dumpdtb) and tests/dt-variants.txt. Prints its path.
 # Usage: dtb.sh VARIANT MEM SMP [QEMU-ARGS]   the -object and -numa options
-# of QEMU-ARGS shape the dumped tree (the CPUs' nodes, the distance map).
+# of QEMU-ARGS shape the dumped tree (the CPUs' nodes, the distance map);
+# other options that would shape it are refused, as the -dtb replaces it.
 . "$(dirname "$0")/lib.sh"
 name=$1 mem=$2 smp=$3
 read -ra args <<<"${4:-}"
@@ -10,6 +11,7 @@ numa=()
 for ((i = 0; i + 1 < ${#args[@]}; i++)); do
 	case ${args[i]} in
 	-object|-numa) numa+=("${args[i]}" "${args[i + 1]}"); i=$((i + 1)) ;;
+	-m|-M|-machine|-smp|-cpu|-device) die "dtb.sh: ${args[i]} ${args[i + 1]} would shape the tree, which $name replaces" ;;
 	esac
 done
 tag=$mem-$smp

@@ -30,7 +30,9 @@ fi
 	git config user.email "rig@localhost"
 	git config core.autocrlf false
 	git add -A -f .
-	git commit -q -m "base: $(make -s kernelversion 2>/dev/null || echo unknown)" \
+	# Fixed dates: the same source gives the same base commit everywhere.
+	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git commit -q -m "base: $(make -s kernelversion 2>/dev/null || echo unknown)" \
 		--date="2000-01-01T00:00:00Z"
 	git tag base
 )
