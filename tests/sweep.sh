@@ -18,13 +18,14 @@ src=drivers/base/numa_emulation.c
 "$TOP/scripts/tree.sh" >&2
 git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes in $src"
 # A run stopped part way is continued: the verdicts already reached are
-# kept, KUnit's under a key of what decides them (the series, the mutants,
-# the configs, the compiler), the boots' under one of the rig as well (the
-# cases, the judge, the scripts, the guests), so a change of the rig
-# keeps KUnit's verdicts.
-kkey=$( (git -C "$TREE" rev-parse "HEAD^{tree}"; cat "$TOP"/tests/sweep.py "$TOP"/configs/*
-	"${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
-bkey=$( (echo "$kkey"; cat "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
+# kept, KUnit's under a key of what decides them (the kernel's source, the
+# mutants, the configs, the compiler), the boots' under one of the rig and
+# the kselftest as well (the cases, the judge, the scripts, the guests), so
+# a change of the rig or of the series' documentation keeps KUnit's verdicts.
+kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
+	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
+bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
+	cat "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
 	"$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py "$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
 	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
 LOGS=$BUILD/logs/sweep-$kkey
