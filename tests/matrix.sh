@@ -13,6 +13,7 @@ mkdir -p "$LOGS"
 export LOGS
 boot_case() { # line from tests/matrix.txt
 	local name kernel mem smp dt qemu cmdline expect image log verdict dtb=
+	set -f # a case's fields are split into words, never expanded to file names
 	IFS='|' read -r name kernel mem smp dt qemu cmdline expect <<<"$1"
 	name=$(echo $name) kernel=$(echo $kernel) mem=$(echo $mem) smp=$(echo $smp)
 	dt=$(echo $dt) qemu=$(echo $qemu) cmdline=$(echo $cmdline) expect=$(echo $expect)
