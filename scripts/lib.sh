@@ -86,7 +86,8 @@ check_pages() {
 # Configuration variant: "emu" (default: NUMA + NUMA emulation), "noemu"
 # (NUMA, emulation compiled out), "nonuma".
 VARIANT=${VARIANT:-emu}
-outdir() { echo "$BUILD/out/$(basename "$TREE")$SUFFIX-$PAGES-$VARIANT"; }
+# OUT_TAG: a build of its own (make mutants-sweep's schemata kernel).
+outdir() { echo "$BUILD/out/$(basename "$TREE")$SUFFIX${OUT_TAG:-}-$PAGES-$VARIANT"; }
 
 # The patch files named by $SERIES_FILE, one path per line.
 series_patches() {

@@ -72,7 +72,7 @@ say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mut
 # that also runs after boot, every case), two at a time, in order, until
 # one fails.
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
-	img=$(SUFFIX=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build.log") ||
+	img=$(OUT_TAG=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build.log") ||
 		die "the schemata kernel does not build ($BOOTS/build.log)"
 	echo "16k-emu $img" >"$BOOTS/images"
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
