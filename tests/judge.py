@@ -8,7 +8,8 @@ leave holes or no-map regions; mem= truncates; "-numa node,memdev=" makes
 physical nodes of consecutive memory). Each case is judged by properties
 that follow from the rules alone, never from the algorithm:
 
-  count     nodes per physical node: what the request, the free node ids,
+  count     nodes per physical node: what the request (a size asks each
+            physical node for as many nodes as hold it), the free node ids,
             the unit-aligned windows that hold memory and the minimum node
             size allow (or the case's nodes=K);
             where reservations could leave an even node below the minimum,
@@ -18,13 +19,11 @@ that follow from the rules alone, never from the algorithm:
             add up to MemTotal by construction: not a check)
   bounds    spans disjoint; between two nodes of one physical node a
             multiple of the boundary unit, and of the memory block when
-            every node can hold one (count mode) or the size is a multiple
-            of one (size mode)
-  spread    count mode: each node within one alignment step (plus the
-            case's slack) of its physical node's fair share; where an even
-            split could leave a node below the minimum, of the fair share
-            of the memory not reserved at the split instead; size mode:
-            every node but the last of a physical node holds the size
+            every node can hold one
+  spread    each node within one alignment step (plus the case's slack)
+            of its physical node's fair share; where an even split could
+            leave a node below the minimum, of the fair share of the memory
+            not reserved at the split instead
   floor     with more than one node per physical node, each keeps the
             minimum node size outside CMA pools
   ids       the first node of physical node P is P; others above the
@@ -32,8 +31,7 @@ that follow from the rules alone, never from the algorithm:
   cpus      the first node (lowest address) of each physical node lists
             exactly its CPUs, every other node none; every CPU links one
             node, the one that lists it
-  distance  10 within a physical node, the firmware's between them (or the
-            distance table given)
+  distance  10 within a physical node, the firmware's between them
   reserve   every CMA area (the device tree's, cma= or the default one)
             created with its size, in its range and in one node; no
             reservation failed; the log's reservations before the split
@@ -372,8 +370,11 @@ def granted(m, mode):
     mem = [(nid, r) for nid, r, _ in m.phys if r]
     caps = caps_of(m)
     ids = MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
-    if mode.endswith("U"):
-        want = [min(int(mode[6:-1]), c) for c in caps]
+    if mode.endswith("U") or mode.startswith("size="):
+        # Per physical node: N with "U"; as many nodes as hold the size.
+        each = [int(mode[6:-1])] * len(mem) if mode.endswith("U") else \
+            [max(1, overlap(r, 0, 1 << 64) // size(mode[5:])) for _, r in mem]
+        want = [min(e, c) for e, c in zip(each, caps)]
         total = min(sum(want), len(mem) + ids)
         if total < sum(want):
             return None, total      # shares then depend on sizes: count only
@@ -420,10 +421,10 @@ def count_rules(m, expect):
     if mode == "none":
         want = {nid: 1 for nid, r, _ in m.phys if r}
         total = len(want)
-    elif mode.startswith("count="):
+    elif mode.startswith("count=") or mode.startswith("size="):
         per, total = granted(m, mode)
         want = None
-        if per is None and not mode.endswith("U"):
+        if per is None and mode.startswith("count=") and not mode.endswith("U"):
             # Shared among firmware nodes so that the largest fake node is
             # as small as it can be: when one composition does that, it is
             # the target.
@@ -494,7 +495,7 @@ def expected_nodes(m, expect):
     return total - less + extra, total + extra
 
 
-def properties(m, g, expect, slack, table):
+def properties(m, g, expect, slack):
     """Yield (property, error) for each property the boot breaks."""
     mode = expect.split()[0]
     explicit = re.search(r"(?:^|\s)nodes=(\d+)", expect)
@@ -617,30 +618,22 @@ def properties(m, g, expect, slack, table):
     for a, b in zip(order, order[1:]):
         if mem_nodes[a]["end"] > mem_nodes[b]["start"]:
             yield "bounds", f"nodes {a} and {b} overlap"
-    size_mode = mode.startswith("size=")
     for nid, r, _ in m.phys:
         mine = [n for n in order if phys_of.get(n) == nid]
         if not r or not mine:
             continue
         mem = overlap(r, 0, 1 << 64)
         k = len(mine)
-        if size_mode:
-            sz = size(mode[5:])
-            sz = max(sz, m.floor)
-            step = m.block if sz >= m.block else m.unit
-            sz = -(-sz // step) * step
-            align = step
-        else:
-            # Whole blocks when every node can get enough of them for the
-            # floor; where reservations could leave a node below it, nodes
-            # may need the finer unit to keep it.
-            align = m.block if mem // m.block >= k * max(1, -(-m.floor // m.block)) else m.unit
+        # Whole blocks when every node can get enough of them for the
+        # floor; where reservations could leave a node below it, nodes
+        # may need the finer unit to keep it.
+        align = m.block if mem // m.block >= k * max(1, -(-m.floor // m.block)) else m.unit
 
         def cut_ok(a, b, step):
             # The boundary lies between the end of one node's memory and
             # the start of the next (in a hole, it is anywhere between).
             return -(-mem_nodes[a]["end"] // step) * step <= mem_nodes[b]["start"]
-        if not size_mode and align == m.block and nid in uneven and \
+        if align == m.block and nid in uneven and \
                 not all(cut_ok(a, b, align) for a, b in zip(mine, mine[1:])):
             # Where reservations could leave a node below its minimum, the
             # nodes may need the finer unit to keep it.
@@ -663,28 +656,7 @@ def properties(m, g, expect, slack, table):
         def near(s, e):
             return any(s // align * align <= b <= -(-e // align) * align for b in inner)
 
-        if size_mode:
-            moved = sum(-(-(e - s) // align) * align for s, e in m.keep
-                        if any(s < hi and lo < e for lo, hi in r) and near(s, e))
-            for n in mine[:-1]:
-                # A node whose reservations leave it below the minimum
-                # merges with the next: it holds them, less than the
-                # minimum besides, and one more node.
-                held = use[n] - m.ordinary(mem_nodes[n]["start"], mem_nodes[n]["end"])
-                merged = held + m.floor + sz if held > sz - m.floor else 0
-                if use[n] < sz:
-                    yield "spread", f"node {n} holds {use[n] // MiB} MiB, less than the node size {sz // MiB} MiB"
-                elif use[n] >= max(sz, merged) + align + moved:
-                    yield "spread", (f"node {n} holds {use[n] // MiB} MiB, a boundary step or more"
-                                     f" above the node size {sz // MiB} MiB")
-            # The last node takes the remainder: less than another node and
-            # the minimum, unless the node ids ran out.
-            last = use[mine[-1]]
-            if last >= sz + m.floor + align + moved and len(g.nodes) < MAX_NUMNODES:
-                yield "count", (f"size mode: the last node {mine[-1]} of physical node {nid} holds"
-                                f" {last // MiB} MiB, room for another {sz // MiB} MiB node;"
-                                f" {k} nodes, the rules give more")
-        elif mode != "none" and not explicit and not upper:
+        if mode != "none" and not explicit and not upper:
             # A boundary that would cut a CMA pool moves to an edge of it:
             # at most the pool (on the alignment) further. Only a pool that
             # lies where a boundary of an even split falls (of the usable
@@ -774,7 +746,7 @@ def properties(m, g, expect, slack, table):
     for i, n in enumerate(ids):
         for j, q in enumerate(ids):
             d = g.nodes[n]["dist"][j] if j < len(g.nodes[n]["dist"]) else None
-            want_d = table[i * len(ids) + j] if table else m.dist(phys_of.get(n), phys_of.get(q))
+            want_d = m.dist(phys_of.get(n), phys_of.get(q))
             if d != want_d:
                 yield "distance", f"node {n} to {q}: {d}, the rules give {want_d}"
                 break
@@ -843,40 +815,27 @@ def model_bounds(m, mode):
     r = m.ranges
     total = overlap(r, 0, 1 << 64)
 
-    if mode.startswith("count="):
-        if mode.endswith("U"):
-            return None
-        n = min(int(mode[6:]), MAX_NUMNODES, windows(r, m.unit), max(1, m.ordinary(0, 1 << 64) // m.floor))
-        while n > 1:
-            for align in ([m.block] if total // m.block >= n else []) + [m.unit]:
-                b = [r[0][0]]
-                for i in range(1, n):
-                    x = addr_of(r, total * i // n)
-                    down, up = x // align * align, -(-x // align) * align
-                    t = total * i // n
-                    c = down if t - overlap(r, 0, down) <= overlap(r, 0, up) - t else up
-                    if c <= b[-1]:
-                        c = up
-                    b.append(c)
-                b.append(r[-1][1])
-                if all(overlap(r, b[i], b[i + 1]) >= m.floor for i in range(n)) and b == sorted(set(b)):
-                    return b
-            n -= 1
-        return [r[0][0], r[-1][1]]
-    sz = size(mode[5:])
-    sz = max(sz, m.floor)
-    step = m.block if sz >= m.block else m.unit
-    sz = -(-sz // step) * step
-    b = [r[0][0]]
-    while len(b) < MAX_NUMNODES:
-        used = overlap(r, 0, b[-1])
-        if total - used <= sz:
-            break
-        c = -(-addr_of(r, used + sz) // step) * step
-        if c >= r[-1][1] or total - overlap(r, 0, c) < m.floor:
-            break
-        b.append(c)
-    return b + [r[-1][1]]
+    if mode.endswith("U"):
+        return None
+    # A size asks for as many nodes as hold it.
+    n = int(mode[6:]) if mode.startswith("count=") else max(1, total // size(mode[5:]))
+    n = min(n, MAX_NUMNODES, windows(r, m.unit), max(1, m.ordinary(0, 1 << 64) // m.floor))
+    while n > 1:
+        for align in ([m.block] if total // m.block >= n else []) + [m.unit]:
+            b = [r[0][0]]
+            for i in range(1, n):
+                x = addr_of(r, total * i // n)
+                down, up = x // align * align, -(-x // align) * align
+                t = total * i // n
+                c = down if t - overlap(r, 0, down) <= overlap(r, 0, up) - t else up
+                if c <= b[-1]:
+                    c = up
+                b.append(c)
+            b.append(r[-1][1])
+            if all(overlap(r, b[i], b[i + 1]) >= m.floor for i in range(n)) and b == sorted(set(b)):
+                return b
+        n -= 1
+    return [r[0][0], r[-1][1]]
 
 
 def judge(a, text):
@@ -896,9 +855,7 @@ def judge(a, text):
     # judge allows imbalance only where the case states it (slack=MIB).
     sl = re.search(r"(?:^|\s)slack=(\d+)", a.expect)
     slack = int(sl.group(1)) * MiB if sl else 0
-    tm = re.search(r"(?:^|\s)table=(\S+)", rest)
-    table = [int(x) for x in tm.group(1).split(",")] if tm else None
-    for prop, err in properties(m, g, a.expect, slack, table):
+    for prop, err in properties(m, g, a.expect, slack):
         errors.append(f"{prop}: {err}")
     # A count the harness gives the kselftest (-n) must be the rules' count
     # wherever the rules fix it.
@@ -922,15 +879,13 @@ def judge(a, text):
     # The imbalance the harness allows the kselftest (-s) is what the case
     # can justify: its reservations (CMA areas, the crash kernel, the device
     # tree's carve-outs), each rounded up to the boundary unit, and one
-    # memory block (the coarsest boundary step); in size mode one more
-    # (the size rounded up to whole blocks, which the kselftest does not
-    # know).
+    # memory block (the coarsest boundary step).
     ra = re.search(r"(?:^|\s)rig\.args=(\S+)", a.cmdline)
     hs = ra.group(1).split(",") if ra else []
     if "-s" in hs[:-1] and hs[hs.index("-s") + 1].isdigit():
         up = lambda x: -(-x // m.unit) * m.unit
         allow = sum(up(sz) for sz, _, _ in m.pools) + up(m.crash) + \
-            sum(up(e - s) for s, e in m.carveouts) + m.block * (2 if mode.startswith("size=") else 1)
+            sum(up(e - s) for s, e in m.carveouts) + m.block
         if int(hs[hs.index("-s") + 1]) * MiB > allow:
             errors.append(f"harness: the kselftest is given -s {hs[hs.index('-s') + 1]}, the case's"
                           f" reservations justify at most {allow // MiB} MiB")
@@ -1089,7 +1044,7 @@ def judge(a, text):
                               f"more than one unit ({m.unit // MiB} MiB)")
         bank_note = f" banks: distances {','.join(dists)} MiB, largest {worst // MiB} MiB" + \
             (f", at a CMA pool's edge {','.join(map(str, excused))} MiB" if excused else "")
-    keys = r"(?:(?:nolog|log|table|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|migrate|getcpu|numactl-suite|fallback|cpuset|kthreads)(?:\s|$))"
+    keys = r"(?:(?:nolog|log|nodes|shares|slack|timeout|hotplug|device|banks)=|(?:quiet|nomigrate|migrate|getcpu|numactl-suite|fallback|cpuset|kthreads)(?:\s|$))"
     for kind, what in re.findall(r"(nolog|log)=(.*?)(?=\s+" + keys + r"|$)", rest):
         hits = [ln for ln in g.lines if what in ln]
         if kind == "log" and len(hits) != 1:
