@@ -864,7 +864,7 @@ def judge(a, text):
     if re.search(r"rig\.args=\S*(?<=[=,])-u(?:,|\s|$)", a.cmdline) and not count_rules(m, a.expect)[4]:
         errors.append("harness: the kselftest is given -u, but no reservation shapes this layout")
     hn = re.search(r"-n,(\d+)(?:-(\d+))?", a.cmdline)
-    if hn and (mode == "none" or mode.startswith("count=")):
+    if hn and (mode == "none" or mode.startswith("count=") or mode.startswith("size=")):
         rule = expected_nodes(m, a.expect)
         given = (int(hn.group(1)), int(hn.group(2) or hn.group(1)))
         # Where the rules give bounds, a count derived by hand
