@@ -9,7 +9,8 @@ physical nodes of consecutive memory). Each case is judged by properties
 that follow from the rules alone, never from the algorithm:
 
   count     nodes per physical node: what the request (a size asks each
-            physical node for as many nodes as hold it), the free node ids,
+            physical node for as many nodes as hold it, less a unit), the
+            free node ids,
             the unit-aligned windows that hold memory and the minimum node
             size allow (or the case's nodes=K);
             where reservations could leave an even node below the minimum,
@@ -373,7 +374,7 @@ def granted(m, mode):
     if mode.endswith("U") or mode.startswith("size="):
         # Per physical node: N with "U"; as many nodes as hold the size.
         each = [int(mode[6:-1])] * len(mem) if mode.endswith("U") else \
-            [max(1, overlap(r, 0, 1 << 64) // size(mode[5:])) for _, r in mem]
+            [max(1, (overlap(r, 0, 1 << 64) + m.unit) // size(mode[5:])) for _, r in mem]
         want = [min(e, c) for e, c in zip(each, caps)]
         total = min(sum(want), len(mem) + ids)
         if total < sum(want):
@@ -817,8 +818,8 @@ def model_bounds(m, mode):
 
     if mode.endswith("U"):
         return None
-    # A size asks for as many nodes as hold it.
-    n = int(mode[6:]) if mode.startswith("count=") else max(1, total // size(mode[5:]))
+    # A size asks for as many nodes as hold it, less a unit.
+    n = int(mode[6:]) if mode.startswith("count=") else max(1, (total + m.unit) // size(mode[5:]))
     n = min(n, MAX_NUMNODES, windows(r, m.unit), max(1, m.ordinary(0, 1 << 64) // m.floor))
     while n > 1:
         for align in ([m.block] if total // m.block >= n else []) + [m.unit]:
