@@ -366,6 +366,11 @@ def fair_shares(mems, caps, total):
     return out
 
 
+def by_size(m, mem, mode):
+    """Nodes a size= mode asks of mem bytes: as many as hold it, less a unit."""
+    return max(1, (mem + m.unit) // size(mode[5:]))
+
+
 def granted(m, mode):
     """Nodes per physical node with memory that the rules allow."""
     mem = [(nid, r) for nid, r, _ in m.phys if r]
@@ -374,7 +379,7 @@ def granted(m, mode):
     if mode.endswith("U") or mode.startswith("size="):
         # Per physical node: N with "U"; as many nodes as hold the size.
         each = [int(mode[6:-1])] * len(mem) if mode.endswith("U") else \
-            [max(1, (overlap(r, 0, 1 << 64) + m.unit) // size(mode[5:])) for _, r in mem]
+            [by_size(m, overlap(r, 0, 1 << 64), mode) for _, r in mem]
         want = [min(e, c) for e, c in zip(each, caps)]
         total = min(sum(want), len(mem) + ids)
         if total < sum(want):
@@ -818,8 +823,7 @@ def model_bounds(m, mode):
 
     if mode.endswith("U"):
         return None
-    # A size asks for as many nodes as hold it, less a unit.
-    n = int(mode[6:]) if mode.startswith("count=") else max(1, (total + m.unit) // size(mode[5:]))
+    n = int(mode[6:]) if mode.startswith("count=") else by_size(m, total, mode)
     n = min(n, MAX_NUMNODES, windows(r, m.unit), max(1, m.ordinary(0, 1 << 64) // m.floor))
     while n > 1:
         for align in ([m.block] if total // m.block >= n else []) + [m.unit]:
