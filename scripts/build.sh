@@ -21,10 +21,11 @@ standin)	# emulation, booting the Raspberry Pi OS stand-in from a disk
 	frags+=("$TOP/configs/numa.config" "$TOP/configs/standin.config")
 	f=$TOP/configs/emu-${KERNEL}.config
 	[ -f "$f" ] && frags+=("$f") ;;
-acpi)	# emulation on a UEFI/ACPI kernel
+acpi)	# emulation on a UEFI/ACPI kernel, with the KUnit suite (6.1)
 	frags+=("$TOP/configs/numa.config" "$TOP/configs/acpi.config")
-	f=$TOP/configs/emu-${KERNEL}.config
-	[ -f "$f" ] && frags+=("$f") ;;
+	for f in "$TOP/configs/emu-${KERNEL}.config" "$TOP/configs/acpi-${KERNEL}.config"; do
+		[ -f "$f" ] && frags+=("$f")
+	done ;;
 nonuma) ;;
 *) die "VARIANT=$VARIANT is not known (emu, noemu, acpi, standin, nonuma)" ;;
 esac

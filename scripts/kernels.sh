@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the kernels the boot matrix names, for $KERNEL, once each:
-# <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI), rv-emu (riscv64,
-# 6.1 only), 16k-noemu, and 16k-base (the unpatched
+# <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI; on 6.1 with the KUnit
+# suite), rv-emu (riscv64, 6.1 only), 16k-noemu, and 16k-base (the unpatched
 # source: a worktree at "base"; for a mainline comparison kernel, whose only
 # patch is the selftest, the noemu kernel is the unpatched one).
 # Usage: kernels.sh IMAGES_FILE LOGDIR

@@ -64,10 +64,12 @@ print_times() {
 # kernel, the layer's own script, the toolchain and the packages the
 # layers use. Nothing else goes into a key: a change to the boot scripts,
 # the judge or the docs does not run a per-patch build again. A layer whose
-# every result passed is kept in a cache beside the compiler cache,
-# outside the clone; the same inputs again replay it, and its rows and its
-# line in the layer table say so. Any change to an input runs the layer
-# again; a tree with uncommitted changes is never kept nor replayed.
+# every row passed or is a skip of its own (per-patch: NUMA_EMULATION=y
+# before the patch that adds it) is kept in a cache beside the compiler
+# cache, outside the clone; the same inputs again replay it, skips
+# included, and its rows and its line in the layer table say so. Any
+# change to an input runs the layer again; a tree with uncommitted
+# changes is never kept nor replayed.
 # RESULT_CACHE=0 turns it off; a user's tree (KERNEL_SRC) is never cached.
 RCACHE=${RESULT_CACHE:-${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/numa-emu-results}
 [ -z "${KERNEL_SRC:-}" ] || RCACHE=0
@@ -106,7 +108,7 @@ cached() {
 	kept=$RCACHE/$name-$key.lines
 	keeping && keep=1
 	if [ "$keep" != 0 ] && [ -s "$kept" ] &&
-		{ [ -z "$want" ] || [ "$(grep -c '^PASS|' "$kept")" -eq "$want" ]; }; then
+		{ [ -z "$want" ] || [ "$(grep -cE '^(PASS|SKIP)\|' "$kept")" -eq "$want" ]; }; then
 		sed "s/\$/ [kept: inputs $key unchanged]/" "$kept" >"$RES/$name.lines"
 		record <"$RES/$name.lines"
 		lap "$name" "kept results, inputs $key"
@@ -114,7 +116,7 @@ cached() {
 	fi
 	layer "$name" "$want" "$@"
 	if [ "$keep" != 0 ] && [ "$layer_rc" -eq 0 ] && [ -s "$RES/$name.lines" ] &&
-		! grep -qv '^PASS|' "$RES/$name.lines" &&
+		! grep -qvE '^(PASS|SKIP)\|' "$RES/$name.lines" &&
 		{ [ -z "$want" ] || [ "$(grep -c . "$RES/$name.lines")" -eq "$want" ]; }; then
 		cp "$RES/$name.lines" "$kept.$$" && mv "$kept.$$" "$kept"
 	fi

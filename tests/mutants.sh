@@ -102,16 +102,16 @@ for n in "${names[@]}"; do
 	layer= detail=
 	$M APPLY "$TREE" "$n"
 	if [ "$($M GET "$n" kunit)" = yes ]; then
-		if ! "$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1; then
-			if grep -q 'Testing complete' "$LOGS/$n-kunit.log"; then
-				layer=kunit
-				detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]' "$LOGS/$n-kunit.log" ||
-					tail -1 "$LOGS/$n-kunit.log") | sed 's/^\[[0-9:]*\] //')
-			elif ! grep -q 'Starting KUnit Kernel' "$LOGS/$n-kunit.log"; then
-				layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
-			else
-				layer=kunit detail="the suite did not complete: $(tail -1 "$LOGS/$n-kunit.log")"
-			fi
+		krc=0
+		"$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1 || krc=$?
+		if [ "$krc" -eq 2 ]; then
+			layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
+		elif [ "$krc" -ne 0 ] && grep -q 'Testing complete' "$LOGS/$n-kunit.log"; then
+			layer=kunit
+			detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|^error' "$LOGS/$n-kunit.log" ||
+				tail -1 "$LOGS/$n-kunit.log") | sed 's/^\[[0-9:]*\] //')
+		elif [ "$krc" -ne 0 ]; then
+			layer=kunit detail="the suite did not complete: $(tail -1 "$LOGS/$n-kunit.log")"
 		fi
 	fi
 	if [ -z "$layer" ]; then
