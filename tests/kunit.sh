@@ -1,63 +1,97 @@
 #!/bin/bash
 # The KUnit suite, built into the matrix's 16K UEFI/ACPI kernel
 # (configs/acpi-6.1.config: KUnit with debugfs, off unless a boot asks)
-# and run at one boot of it (kunit.enable=1; device tree, 4 GiB, 4 CPUs,
-# no numa=fake=): no kernel of its own to build. Its results are read
-# twice: as the suite printed them at boot (parsed by the kernel's own
-# kunit.py), and from debugfs after boot, when init memory is gone (the
-# suite calls __init code and must keep what debugfs reads in ordinary
-# data). Also shown: KUNIT_ALL_TESTS alone turns the suite on (Kconfig, as
-# CI systems configure it), and vmlinux links without section mismatches.
-# Exit status: 0 the suite passed, 1 it failed or did not complete,
-# 2 the kernel does not build.
+# and run at one boot of it (kunit.enable=1 oops=panic; device tree,
+# 4 GiB, 4 CPUs, no numa=fake=): no kernel of its own to build. Its
+# results are read twice: as the suite printed them at boot (parsed by the
+# kernel's own kunit.py), and from debugfs after boot, when init memory is
+# gone (the suite calls __init code and must keep what debugfs reads in
+# ordinary data; a kunit.filter_glob= would run a copy of the suite and
+# hide that). Also shown: KUNIT_ALL_TESTS alone turns the suite on and
+# its absence leaves it off (Kconfig, as CI systems configure it), and the
+# kernel links without section mismatches (modpost fails on them here).
+# Exit status: 0 the suite passed, 1 it failed, did not complete, or a
+# check above failed; 2 the kernel does not build; 3 the rig failed.
 . "$(dirname "$0")/../scripts/lib.sh"
 out=$BUILD/logs/kunit
 mkdir -p "$out"
 rm -f "$out"/*.log "$out"/*.ktap "$out"/*.parsed
+rig_error() { echo "error: $*"; exit 3; }
 
-# KUNIT_ALL_TESTS alone (olddefconfig, as kunit.py configures) selects it.
-all=$out/alltests
-mkdir -p "$all"
-cat "$TOP"/configs/{qemu,arch-arm64,pages-16k,numa,emu-6.1}.config >"$all/.config"
-printf 'CONFIG_KUNIT=y\nCONFIG_KUNIT_ALL_TESTS=y\n' >>"$all/.config"
-(cd "$TREE" && make -s O="$all" olddefconfig) >"$out/alltests.log" 2>&1 ||
-	{ cat "$out/alltests.log"; echo "error: olddefconfig failed"; exit 2; }
-grep -qx 'CONFIG_NUMA_EMULATION_KUNIT_TEST=y' "$all/.config" ||
-	{ echo "error: KUNIT_ALL_TESTS does not turn on NUMA_EMULATION_KUNIT_TEST"; exit 1; }
-echo "KUNIT_ALL_TESTS turns the suite on"
+# KUNIT_ALL_TESTS alone (olddefconfig, as kunit.py configures) turns the
+# suite on; without it the suite stays off.
+for all in y n; do
+	a=$BUILD/out/kunit-alltests-$all
+	mkdir -p "$a"
+	cat "$TOP"/configs/{qemu,arch-arm64,pages-16k,numa,emu-6.1}.config >"$a/.config"
+	echo "CONFIG_KUNIT=y" >>"$a/.config"
+	if [ "$all" = y ]; then
+		echo "CONFIG_KUNIT_ALL_TESTS=y" >>"$a/.config"
+	else
+		echo "# CONFIG_KUNIT_ALL_TESTS is not set" >>"$a/.config"
+	fi
+	(cd "$TREE" && make -s O="$a" olddefconfig) >"$out/alltests-$all.log" 2>&1 ||
+		rig_error "olddefconfig failed ($out/alltests-$all.log)"
+	if grep -qx 'CONFIG_NUMA_EMULATION_KUNIT_TEST=y' "$a/.config"; then on=y; else on=n; fi
+	[ "$on" = "$all" ] ||
+		{ echo "error: with KUNIT_ALL_TESTS=$all, NUMA_EMULATION_KUNIT_TEST is $on"; exit 1; }
+done
+echo "KUNIT_ALL_TESTS turns the suite on, and off without it"
 
-# modpost checks vmlinux.o for section mismatches when it makes it.
 O=$(PAGES=16k VARIANT=acpi outdir)
-rm -f "$O/vmlinux.o"
-image=$(PAGES=16k VARIANT=acpi "$TOP/scripts/build.sh") ||
-	{ echo "error: the KUnit kernel does not build ($O/build.log)"; exit 2; }
+if ! image=$(PAGES=16k VARIANT=acpi "$TOP/scripts/build.sh"); then
+	if grep -i "section mismatch" "$O/build.log"; then
+		echo "error: section mismatch in the KUnit kernel ($O/build.log)"
+		exit 1
+	fi
+	echo "error: the KUnit kernel does not build ($O/build.log)"
+	exit 2
+fi
 grep -qx 'CONFIG_NUMA_EMULATION_KUNIT_TEST=y' "$O/.config" ||
 	{ echo "error: the suite is not built into $O"; exit 2; }
-if grep -i "section mismatch" "$O/build.log"; then
-	echo "error: section mismatch in the KUnit build ($O/build.log)"
-	exit 1
-fi
 
 # One boot (the matrix's initramfs; built here when make check did not).
-[ -f "$BUILD/initramfs.cpio" ] || "$TOP/scripts/initramfs.sh" >/dev/null
+[ -f "$BUILD/initramfs.cpio" ] || "$TOP/scripts/initramfs.sh" >/dev/null ||
+	rig_error "no initramfs"
 log=$out/boot.log
-if ! MEM=4G SMP=4 CMDLINE="kunit.enable=1 rig.run=kunit-results.sh" TIMEOUT="${BOOT_TIMEOUT:-300}" \
-	"$TOP/scripts/boot.sh" "$image" "$log" >"$out/boot.out" 2>&1; then
-	tail -5 "$out/boot.out"
-	echo "error: the KUnit kernel's boot did not finish ($log)"
+brc=0
+MEM=4G SMP=4 CMDLINE="kunit.enable=1 oops=panic rig.run=kunit-results.sh" TIMEOUT="${BOOT_TIMEOUT:-300}" \
+	"$TOP/scripts/boot.sh" "$image" "$log" >"$out/boot.out" 2>&1 || brc=$?
+if grep -m1 -E 'Unable to handle|Oops|BUG:|WARNING: CPU|Kernel panic' "$log"; then
+	echo "error: the KUnit kernel oopsed ($log)"
 	exit 1
 fi
-# At boot: the log up to /init, parsed by kunit.py.
+case $brc in
+0) ;;
+3) rig_error "QEMU did not start a guest ($out/boot.out)" ;;
+*)
+	tail -5 "$out/boot.out"
+	echo "error: the KUnit kernel's boot did not finish ($log)"
+	exit 1 ;;
+esac
+grep -q '^RIG kunit-debugfs begin' "$log" ||
+	rig_error "the initramfs has no kunit-results.sh: rebuild it (scripts/initramfs.sh)"
+
+# At boot: the log up to /init, parsed by kunit.py. Every case of the
+# source ran (parameterised ones once per parameter), none failed, was
+# skipped or crashed, and kunit.py saw no error.
 sed '/RIG init mode/,$d' "$log" >"$out/boot.ktap"
 rc=0
 (cd "$TREE" && python3 tools/testing/kunit/kunit.py parse "$out/boot.ktap") </dev/null >"$out/boot.parsed" 2>&1 || rc=1
 cat "$out/boot.parsed"
-ran=$(sed -n 's/.*Testing complete.*Ran \([0-9]*\) tests.*/\1/p' "$out/boot.parsed")
+summary=$(grep -m1 'Testing complete' "$out/boot.parsed")
+ran=$(echo "$summary" | sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p')
 cases=$(sed -n 's/.* numa_emulation (\([0-9]*\) subtests) .*/\1/p' "$out/boot.parsed" | head -1)
-# From debugfs, after boot. 6.1 keeps only the start of each case's log
-# there, and its lines for parameterised cases are not KTAP that kunit.py
-# reads: the suite's line, each case's and the totals must say what the
-# boot said.
+src=$(grep -c -E '^[[:space:]]*KUNIT_CASE(_PARAM)?\(' "$TREE/drivers/base/test/numa_emulation_kunit.c")
+if [ -z "$ran" ] || [ "${cases:-0}" != "$src" ] ||
+	echo "$summary" | grep -qE '(failed|crashed|skipped|errors): [1-9]'; then
+	echo "error: at boot, ${cases:-no} cases of the source's $src ran: ${summary:-no summary}"
+	rc=1
+fi
+# From debugfs, after boot. 6.1 keeps a parameterised case's lines of its
+# last parameter only, and at most 512 bytes of a case's log, and the
+# first are not KTAP that kunit.py reads: the suite's line, each case's
+# and the totals must say what the boot said.
 d=$out/debugfs.ktap
 sed -n '/^RIG kunit-debugfs begin/,/^RIG kunit-debugfs end/{//!p}' "$log" >"$d"
 if [ -n "$ran" ] && [ -n "$cases" ] && grep -qx 'ok 1 numa_emulation' "$d" &&

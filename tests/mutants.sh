@@ -103,9 +103,12 @@ for n in "${names[@]}"; do
 	$M APPLY "$TREE" "$n"
 	if [ "$($M GET "$n" kunit)" = yes ]; then
 		krc=0
+		ran_kunit=1
 		"$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1 || krc=$?
 		if [ "$krc" -eq 2 ]; then
 			layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
+		elif [ "$krc" -eq 3 ]; then
+			layer=rig detail="KUnit: $(grep -m1 '^error' "$LOGS/$n-kunit.log" || tail -1 "$LOGS/$n-kunit.log")"
 		elif [ "$krc" -ne 0 ] && grep -q 'Testing complete' "$LOGS/$n-kunit.log"; then
 			layer=kunit
 			detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|^error' "$LOGS/$n-kunit.log" ||
@@ -180,9 +183,11 @@ for n in "${names[@]}"; do
 	fi
 done
 total=$(($(date +%s) - t_all))
-# Leave no kernel built from a mutant behind.
+# Leave no kernel built from a mutant behind (the KUnit kernel included).
 restore
 build_all "$all_cases" "$LOGS/restored.images" || die "the restored series does not build"
+[ -z "${ran_kunit:-}" ] || build_key 16k-acpi >/dev/null 2>"$LOGS/restored-kunit.log" ||
+	die "the restored series' KUnit kernel does not build ($LOGS/restored-kunit.log)"
 
 # The report.
 SERIES=$(series_id) python3 "$TOP/tests/mutants-report.py" "$out" "$total" >"$RES/mutants.md"

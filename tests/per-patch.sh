@@ -38,7 +38,11 @@ for c in "${commits[@]}"; do
 		# code anyway, with arm64 selecting the capability for this build.
 		if [ "$v" = emu ] && ! git -C "$TREE" grep -q 'select ARCH_SUPPORTS_NUMA_EMULATION' -- 'arch/arm64/Kconfig'; then
 			if ! git -C "$TREE" grep -q 'config ARCH_SUPPORTS_NUMA_EMULATION' -- drivers/base/Kconfig; then
-				echo "SKIP|$name|no NUMA_EMULATION yet ($subj)"
+				if [ "$i" -eq "${#commits[@]}" ]; then
+					echo "FAIL|$name|the series' last patch has no NUMA_EMULATION"
+				else
+					echo "SKIP|$name|no NUMA_EMULATION yet ($subj)"
+				fi
 				continue
 			fi
 			sed -i 's/^\tselect ARCH_SUPPORTS_NUMA_BALANCING$/&\n\tselect ARCH_SUPPORTS_NUMA_EMULATION if NUMA/' \
