@@ -100,7 +100,8 @@ keeping() {
 	[ "$RCACHE" != 0 ] && [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]
 }
 # cached NAME ROWS KEY cmd...: layer, or the replay of its kept results.
-# SKIPS (in the environment): the SKIP rows a kept layer may hold, a regex.
+# SKIPS (in the environment): the SKIP rows a kept layer may hold, a regex;
+# MAXAGE: days a layer whose outcome is not deterministic (a boot) is kept.
 cached() {
 	local name=$1 want=$2 key=$3 kept keep=0 rows='^PASS\|'
 	[ -z "${SKIPS:-}" ] || rows="$rows|$SKIPS"
@@ -110,6 +111,7 @@ cached() {
 	kept=$RCACHE/$name-$key.lines
 	keeping && keep=1
 	if [ "$keep" != 0 ] && [ -s "$kept" ] &&
+		{ [ -z "${MAXAGE:-}" ] || [ -n "$(find "$kept" -mtime -"$MAXAGE")" ]; } &&
 		{ [ -z "$want" ] || [ "$(grep -cE "$rows" "$kept")" -eq "$want" ]; }; then
 		sed "s/\$/ [kept: inputs $key unchanged]/" "$kept" >"$RES/$name.lines"
 		record <"$RES/$name.lines"
@@ -272,7 +274,8 @@ lap off-means-off
 
 # Layer 5: KUnit (tests/kunit.sh: every case of the suite ran, at boot and
 # in debugfs after boot, none failed, none skipped; KUNIT_ALL_TESTS turns
-# it on). Kept under the key of what its boot reads too, as the matrix.
+# it on). Kept under the key of what its boot reads too, and for 7 days,
+# as the matrix's boots.
 kcases=$(grep -c -E '^[[:space:]]*KUNIT_CASE(_PARAM)?\(' "$TREE/drivers/base/test/numa_emulation_kunit.c" || true)
 kunit_layer() { # prints the kunit result line
 	local o=$RES/kunit.out
@@ -282,9 +285,9 @@ kunit_layer() { # prints the kunit result line
 		echo "FAIL|kunit|$(grep -m1 -E '^error|FAILED' "$o" || tail -1 "$o")"
 	fi
 }
-cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP"/scripts/{boot,initramfs}.sh "$TOP"/guest/* \
+MAXAGE=7 cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP"/scripts/{boot,initramfs}.sh "$TOP"/guest/* \
 	<(ls "$BUILD/debs") <(dpkg-query -W -f='${Package} ${Version}\n' qemu-system-arm 2>/dev/null || true) \
-	<(declare -f kunit_layer))" kunit_layer
+	<(python3 --version) <(declare -f kunit_layer))" kunit_layer
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
@@ -313,14 +316,17 @@ lap clients
 # Layer 9: a fixed sample of the mutants (make mutants runs them all):
 # each plausible defect must be caught by some layer.
 t0=$(date +%s)
-# The control's boots come from this run's matrix only when it booted:
-# with kept logs the sample boots its own control, so that a host that no
-# longer boots the series cannot count as killing every mutant.
+# The control's boots come from this run's matrix only when it booted,
+# and its KUnit result only when the suite ran in this run: with kept
+# results the sample runs its own control, so that a host that no longer
+# boots the series cannot count as killing every mutant.
 control=$RES/boots.out
 [ -z "$mnote" ] || control=
+kpassed=
+grep '^PASS|kunit|' "$RES/kunit.lines" | grep -qv '\[kept: ' && kpassed=1
 layer mutants "$(python3 "$TOP/tests/mutate.py" LIST --sample | wc -l)" \
 	env MUTANTS_PREPARED=1 SAMPLE=1 CONTROL_BOOTS="$control" BOOT_TIMEOUT="${BOOT_TIMEOUT:-300}" \
-	KUNIT_PASSED="$(grep -q '^PASS|kunit|' "$RES/kunit.lines" && echo 1)" "$TOP/tests/mutants.sh"
+	KUNIT_PASSED="$kpassed" "$TOP/tests/mutants.sh"
 say "mutant sample took $(($(date +%s) - t0)) s"
 lap mutants
 

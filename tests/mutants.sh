@@ -76,7 +76,10 @@ uses_kunit=$(for n in "${names[@]}"; do $M GET "$n" kunit; done)
 # make check hands over its own results of the same run (KUNIT_PASSED=1,
 # CONTROL_BOOTS=its boot verdicts) instead of running them again.
 if grep -qx yes <<<"$uses_kunit" && [ -z "${KUNIT_PASSED:-}" ]; then
-	"$TOP/tests/kunit.sh" >"$LOGS/control-kunit.log" 2>&1 ||
+	krc=0
+	KUNIT_LOGS=$LOGS/control-kunit "$TOP/tests/kunit.sh" >"$LOGS/control-kunit.log" 2>&1 || krc=$?
+	[ "$krc" -ne 3 ] || die "the rig could not run the KUnit suite ($LOGS/control-kunit.log)"
+	[ "$krc" -eq 0 ] ||
 		die "the KUnit suite fails on the series ($LOGS/control-kunit.log); no mutant can be judged by it"
 	say "control: the KUnit suite passes on the series"
 fi
@@ -104,7 +107,7 @@ for n in "${names[@]}"; do
 	if [ "$($M GET "$n" kunit)" = yes ]; then
 		krc=0
 		ran_kunit=1
-		"$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1 || krc=$?
+		KUNIT_LOGS=$LOGS/$n-kunit "$TOP/tests/kunit.sh" >"$LOGS/$n-kunit.log" 2>&1 || krc=$?
 		if [ "$krc" -eq 2 ]; then
 			layer=invalid detail="the KUnit kernel does not build ($LOGS/$n-kunit.log)"
 		elif [ "$krc" -eq 3 ]; then
