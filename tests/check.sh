@@ -38,8 +38,15 @@ layer() {
 # last lap to NAME. The table ends every run, and a run longer than the
 # budget fails: a slow layer is found by the change that made it slow, not
 # by CI's time limit (90 minutes). The budget is set here (CHECK_BUDGET
-# overrides it for one run); a run with empty caches exceeds it.
-BUDGET=${CHECK_BUDGET:-4500}
+# overrides it for one run). It holds for a run with a warm compiler
+# cache: a run that compiled more than COLD_MISSES files the cache did not
+# hold (a new machine, an emptied cache; a change of the series' headers
+# stays well below) compiled its kernels from nothing, and its total says
+# how fast the machine compiles, not which layer grew: the budget is then
+# a skip that says so, and the table stands.
+BUDGET=${CHECK_BUDGET:-4500} COLD_MISSES=3000
+ccache_misses() { ccache --print-stats 2>/dev/null | awk '$1 == "cache_miss" { print $2 }'; }
+misses0=$(ccache_misses || true)
 t_start=$(date +%s) t_lap=$t_start
 echo "| layer | seconds | note |" >"$RES/times.md"
 echo "|---|---:|---|" >>"$RES/times.md"
@@ -54,8 +61,14 @@ print_times() {
 	echo "| total | $total | budget $BUDGET |" >>"$RES/times.md"
 	echo
 	column -t -s'|' -o'|' "$RES/times.md" 2>/dev/null || cat "$RES/times.md"
-	[ "$total" -le "$BUDGET" ] ||
+	local missed=$(($(ccache_misses || true) - ${misses0:-0}))
+	if [ "$total" -le "$BUDGET" ]; then
+		return
+	elif [ -n "$misses0" ] && [ "$missed" -gt "$COLD_MISSES" ]; then
+		sk time-budget "make check took $total s, more than its budget of $BUDGET s, with a cold compiler cache ($missed compilations missed it, more than $COLD_MISSES): the budget holds for warm runs"
+	else
 		ko time-budget "make check took $total s, more than its budget of $BUDGET s (CHECK_BUDGET); see the layer times"
+	fi
 }
 
 # Results keyed by their inputs: what the kernel tree holds (the git tree
