@@ -10,3 +10,5 @@ echo "RIG kunit-debugfs begin"
 cat /sys/kernel/debug/kunit/numa_emulation/results
 echo "RIG kunit-debugfs end"
 echo "$level" >/proc/sys/kernel/printk
+# A warning while messages were held back still taints the kernel.
+echo "RIG kunit-tainted $(cat /proc/sys/kernel/tainted)"

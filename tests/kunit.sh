@@ -77,6 +77,14 @@ case $brc in
 esac
 grep -q '^RIG kunit-debugfs begin' "$log" ||
 	rig_error "the initramfs has no kunit-results.sh: rebuild it (scripts/initramfs.sh)"
+# The kernel's warnings (TAINT_WARN), those printed while the guest held
+# messages back from the console included.
+tainted=$(sed -n 's/^RIG kunit-tainted \([0-9]*\)$/\1/p' "$log")
+[ -n "$tainted" ] || rig_error "the guest did not report the kernel's taint (rebuild the initramfs)"
+if [ $((tainted & 512)) -ne 0 ]; then
+	echo "error: the KUnit kernel warned (tainted $tainted, TAINT_WARN) ($log)"
+	exit 1
+fi
 
 # At boot: the log up to /init, parsed by kunit.py. Every case of the
 # source ran (parameterised ones once per parameter), none failed, was
