@@ -7,7 +7,8 @@ check_pages "$PAGES"
 
 ver=$KERNEL
 [ -n "${KERNEL_SRC:-}" ] && ver=custom
-O=$(outdir)
+# RIG_O: another build directory than the one of PAGES and VARIANT.
+O=${RIG_O:-$(outdir)}
 mkdir -p "$O"
 
 frags=("$TOP/configs/qemu.config" "$TOP/configs/arch-$RIG_ARCH.config")

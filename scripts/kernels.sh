@@ -30,6 +30,11 @@ one() { # key pages variant tree [arch]
 for p in 16k 4k 64k; do one "$p-emu" "$p" emu "$TREE"; done
 one 16k-acpi 16k acpi "$TREE"
 [ "$KERNEL" = 6.1 ] && one rv-emu 4k emu "$TREE" riscv64
+# 16k-noemu is 16k-emu without one option: a first build starts from a
+# copy of 16k-emu's objects, and Kbuild compiles again only what reads
+# CONFIG_NUMA_EMULATION (its per-option dependencies).
+noemu=$(PAGES=16k VARIANT=noemu outdir) emu=$(PAGES=16k VARIANT=emu outdir)
+[ -e "$noemu/.config" ] || [ ! -e "$emu/vmlinux" ] || cp -a "$emu/." "$noemu/"
 one 16k-noemu 16k noemu "$TREE"
 if [ -d "$base_tree" ]; then
 	one 16k-base 16k noemu "$base_tree"

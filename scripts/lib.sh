@@ -58,6 +58,10 @@ export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${rig_home:-$BUILD}/.cache}/nu
 { mkdir -p "$CCACHE_DIR" && [ -w "$CCACHE_DIR" ]; } 2>/dev/null || CCACHE_DIR=$BUILD/ccache
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(mkdir -p "$BUILD" && cd "$BUILD" && pwd -P)} CCACHE_DEPEND=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+# The compiler cache's keys hold the locale (it changes the compiler's
+# messages): every caller (CI, a login shell, a desktop terminal) builds
+# in the same one, the C locale, and shares the cache.
+unset LANG LC_ALL LC_CTYPE LC_MESSAGES
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }

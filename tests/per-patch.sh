@@ -3,7 +3,10 @@
 # before the arm64 patch with its one-line select applied for the build).
 # Checks out each commit of the series in the tree in turn (restoring the
 # tip afterwards) and builds it incrementally in the same build dirs as the
-# main builds. A commit that changes no file an arm64 build reads
+# main builds: NUMA_EMULATION=n and =y in one directory (16k-emu's), =n
+# first, so that a switch compiles again only what reads the option
+# (Kbuild's per-option dependencies) and the directory ends as it began.
+# A commit that changes no file an arm64 build reads
 # (Documentation/, tools/, MAINTAINERS, another architecture) has the
 # build inputs of the commit before it: it takes that build's result, and
 # says so, instead of a build that would compile nothing.
@@ -25,7 +28,7 @@ for c in "${commits[@]}"; do
 	# (Documentation/Kconfig is sourced by the top Kconfig: it is read.)
 	read_by_build=$(git -C "$TREE" diff --name-only "$c~1" "$c" |
 		awk -v u="$unread" '!($0 ~ u) || $0 ~ /^Documentation\/(.*\/)?Kconfig$/')
-	for v in emu noemu nonuma; do
+	for v in noemu emu nonuma; do
 		name=$(printf 'patch-%02d-%s' "$i" "$v")
 		if [ -z "$read_by_build" ] && [ -n "${last[$v]:-}" ]; then
 			IFS='|' read -r r prev <<<"${last[$v]}"
@@ -49,7 +52,9 @@ for c in "${commits[@]}"; do
 				"$TREE/arch/arm64/Kconfig"
 			note=" (arm64 select added for this build)"
 		fi
-		if out=$(PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then
+		o=
+		[ "$v" = nonuma ] || o=$(PAGES=16k VARIANT=emu outdir)
+		if out=$(RIG_O=$o PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then
 			echo "PASS|$name|$subj$note"
 			last[$v]="PASS|$name"
 		else
