@@ -6,6 +6,8 @@
 SHELL := /bin/bash
 export KERNEL PAGES NODES MEM SMP CMDLINE QEMU_ARGS KERNEL_SRC VARIANT FRESH_CHECK FRESH_TARGETS
 export IMAGE APPEND ARGS KSFT_SRC
+# RIG_O is the per-patch builds' own (one build directory for two configurations).
+unexport RIG_O
 
 .PHONY: help run check mutants mutants-sweep compare bench guide fresh clients selftest tree refresh kernel initramfs clean
 

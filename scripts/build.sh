@@ -49,4 +49,10 @@ make -C "$TREE" -s O="$O" CC="$cc" KBUILD_BUILD_TIMESTAMP="2000-01-01" \
 	KBUILD_BUILD_USER=rig KBUILD_BUILD_HOST=rig \
 	-j"$(nproc)" Image ${W:+W=$W} ${C:+C=$C} >"$O/build.log" 2>&1 ||
 	{ tail -30 "$O/build.log" >&2; die "kernel build failed ($O/build.log)"; }
+# The series' emulation is linked exactly when the configuration asks for
+# it (a build directory may have held the other configuration before).
+if [ -f "$TREE/drivers/base/numa_emulation.c" ] &&
+	[ "$(grep -cx 'CONFIG_NUMA_EMULATION=y' "$O/.config")" != "$(grep -c ' T numa_emu_init$' "$O/System.map")" ]; then
+	die "$O: CONFIG_NUMA_EMULATION and the linked numa_emu_init() disagree"
+fi
 echo "$O/$IMAGE"

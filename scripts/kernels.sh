@@ -3,7 +3,8 @@
 # <pages>-emu for 4K/16K/64K, 16k-acpi (UEFI/ACPI; on 6.1 with the KUnit
 # suite), rv-emu (riscv64, 6.1 only), 16k-noemu, and 16k-base (the unpatched
 # source: a worktree at "base"; for a mainline comparison kernel, whose only
-# patch is the selftest, the noemu kernel is the unpatched one).
+# patch is the selftest, the noemu kernel is the unpatched one); 16k-noemu's
+# first build starts from a copy of 16k-emu's build directory.
 # Usage: kernels.sh IMAGES_FILE LOGDIR
 # Writes "key image-path" lines to IMAGES_FILE, and "key FAIL reason" for a
 # build that failed (its log is LOGDIR/build-key.log).
@@ -34,7 +35,10 @@ one 16k-acpi 16k acpi "$TREE"
 # copy of 16k-emu's objects, and Kbuild compiles again only what reads
 # CONFIG_NUMA_EMULATION (its per-option dependencies).
 noemu=$(PAGES=16k VARIANT=noemu outdir) emu=$(PAGES=16k VARIANT=emu outdir)
-[ -e "$noemu/.config" ] || [ ! -e "$emu/vmlinux" ] || cp -a "$emu/." "$noemu/"
+if [ ! -e "$noemu/.config" ] && [ -e "$emu/vmlinux" ]; then
+	rm -rf "$noemu" "$noemu.tmp"
+	cp -a "$emu" "$noemu.tmp" && mv "$noemu.tmp" "$noemu" || rm -rf "$noemu.tmp"
+fi
 one 16k-noemu 16k noemu "$TREE"
 if [ -d "$base_tree" ]; then
 	one 16k-base 16k noemu "$base_tree"

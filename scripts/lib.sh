@@ -61,7 +61,7 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 # The compiler cache's keys hold the locale (it changes the compiler's
 # messages): every caller (CI, a login shell, a desktop terminal) builds
 # in the same one, the C locale, and shares the cache.
-unset LANG LC_ALL LC_CTYPE LC_MESSAGES
+unset LANG LANGUAGE "${!LC_@}"
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo ">>> $*" >&2; }

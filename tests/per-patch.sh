@@ -20,6 +20,7 @@ mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
 # Paths an arm64 build does not read.
 unread='^(Documentation/|tools/|MAINTAINERS$|arch/(alpha|arc|arm|csky|hexagon|ia64|loongarch|m68k|microblaze|mips|nios2|openrisc|parisc|powerpc|riscv|s390|sh|sparc|um|x86|xtensa)/)'
 declare -A last
+shared=$(PAGES=16k VARIANT=emu outdir)
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
@@ -53,7 +54,7 @@ for c in "${commits[@]}"; do
 			note=" (arm64 select added for this build)"
 		fi
 		o=
-		[ "$v" = nonuma ] || o=$(PAGES=16k VARIANT=emu outdir)
+		[ "$v" = nonuma ] || o=$shared
 		if out=$(RIG_O=$o PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then
 			echo "PASS|$name|$subj$note"
 			last[$v]="PASS|$name"
