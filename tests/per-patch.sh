@@ -3,9 +3,11 @@
 # before the arm64 patch with its one-line select applied for the build).
 # Checks out each commit of the series in the tree in turn (restoring the
 # tip afterwards) and builds it incrementally in the same build dirs as the
-# main builds: NUMA_EMULATION=n and =y in one directory (16k-emu's), =n
-# first, so that a switch compiles again only what reads the option
-# (Kbuild's per-option dependencies) and the directory ends as it began.
+# main builds: NUMA_EMULATION=y and =n in one directory (16k-emu's), so
+# that a switch compiles again only what reads the option (Kbuild's
+# per-option dependencies); =y first, so that a commit changing a header
+# many files include is compiled in the configuration whose objects the
+# compiler cache holds from the main builds. The directory ends with =y.
 # A commit that changes no file an arm64 build reads
 # (Documentation/, tools/, MAINTAINERS, another architecture) has the
 # build inputs of the commit before it: it takes that build's result, and
@@ -29,7 +31,7 @@ for c in "${commits[@]}"; do
 	# (Documentation/Kconfig is sourced by the top Kconfig: it is read.)
 	read_by_build=$(git -C "$TREE" diff --name-only "$c~1" "$c" |
 		awk -v u="$unread" '!($0 ~ u) || $0 ~ /^Documentation\/(.*\/)?Kconfig$/')
-	for v in noemu emu nonuma; do
+	for v in emu noemu nonuma; do
 		name=$(printf 'patch-%02d-%s' "$i" "$v")
 		if [ -z "$read_by_build" ] && [ -n "${last[$v]:-}" ]; then
 			IFS='|' read -r r prev <<<"${last[$v]}"
@@ -65,3 +67,6 @@ for c in "${commits[@]}"; do
 		[ -z "$note" ] || git -C "$TREE" checkout -q -- arch/arm64/Kconfig
 	done
 done
+# The shared directory as it began: the tip with NUMA_EMULATION=y.
+restore
+PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" >/dev/null 2>&1 || true
