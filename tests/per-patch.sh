@@ -7,7 +7,10 @@
 # that a switch compiles again only what reads the option (Kbuild's
 # per-option dependencies); =y first, so that a commit changing a header
 # many files include is compiled in the configuration whose objects the
-# compiler cache holds from the main builds. The directory ends with =y.
+# compiler cache holds from the main builds (with the arm64 select the =y
+# builds before patch 6 add, their configuration is the tip's). The
+# directory ends built at the tip with =y, or without an Image when that
+# build fails or the walk stops (no other kernel passes for that one).
 # A commit that changes no file an arm64 build reads
 # (Documentation/, tools/, MAINTAINERS, another architecture) has the
 # build inputs of the commit before it: it takes that build's result, and
@@ -16,13 +19,16 @@
 . "$(dirname "$0")/../scripts/lib.sh"
 
 tip=$(git -C "$TREE" symbolic-ref -q HEAD || git -C "$TREE" rev-parse HEAD)
-restore() { git -C "$TREE" checkout -q "${tip#refs/heads/}"; }
+shared=$(PAGES=16k VARIANT=emu outdir) shared_cfg=emu
+restore() {
+	git -C "$TREE" checkout -q "${tip#refs/heads/}"
+	[ "$shared_cfg" = emu ] || rm -f "$shared/$IMAGE" "$shared/vmlinux"
+}
 trap restore EXIT
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
 # Paths an arm64 build does not read.
 unread='^(Documentation/|tools/|MAINTAINERS$|arch/(alpha|arc|arm|csky|hexagon|ia64|loongarch|m68k|microblaze|mips|nios2|openrisc|parisc|powerpc|riscv|s390|sh|sparc|um|x86|xtensa)/)'
 declare -A last
-shared=$(PAGES=16k VARIANT=emu outdir)
 i=0
 for c in "${commits[@]}"; do
 	i=$((i + 1))
@@ -56,7 +62,7 @@ for c in "${commits[@]}"; do
 			note=" (arm64 select added for this build)"
 		fi
 		o=
-		[ "$v" = nonuma ] || o=$shared
+		[ "$v" = nonuma ] || o=$shared shared_cfg=walk
 		if out=$(RIG_O=$o PAGES=16k VARIANT=$v "$TOP/scripts/build.sh" 2>&1); then
 			echo "PASS|$name|$subj$note"
 			last[$v]="PASS|$name"
@@ -68,5 +74,6 @@ for c in "${commits[@]}"; do
 	done
 done
 # The shared directory as it began: the tip with NUMA_EMULATION=y.
-restore
-PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" >/dev/null 2>&1 || true
+git -C "$TREE" checkout -q "${tip#refs/heads/}"
+RIG_O=$shared PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" >/dev/null 2>&1 && shared_cfg=emu ||
+	echo "per-patch: the tip's NUMA_EMULATION=y build failed in $shared" >&2
