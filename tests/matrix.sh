@@ -4,8 +4,9 @@
 # Usage: matrix.sh IMAGES OUT   IMAGES holds "key image-path" lines (keys as
 # in the matrix's kernel column, written by scripts/kernels.sh). Writes one
 # line per case to OUT: "PASS|name|detail" or "FAIL|name|reason"; per-case
-# logs go to $LOGS. EXTRA_CMDLINE is added to every guest's command line
-# (not to what the judge is told: make mutants-sweep switches a mutant on).
+# logs go to $LOGS. EXTRA_CMDLINE goes in front of every guest's command
+# line (not to what the judge is told: make mutants-sweep switches a
+# mutant on there, so that it is on before the case's numa=fake= is parsed).
 . "$(dirname "$0")/../scripts/lib.sh"
 IMAGES=$1 out=$2
 LOGS=${LOGS:-$BUILD/logs/check}
@@ -38,7 +39,7 @@ boot_case() { # line from tests/matrix.txt
 	[[ " $expect " == *" loose "* ]] && strict=
 	local retried=
 	boot() {
-		RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="memblock=debug $cmdline${EXTRA_CMDLINE:+ $EXTRA_CMDLINE} rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
+		RIG_ARCH=$arch HOTPLUG=$hotplug MEM=$mem SMP=$smp CMDLINE="memblock=debug${EXTRA_CMDLINE:+ $EXTRA_CMDLINE} $cmdline rig.mode=kselftest${strict:+ rig.args=-S}" QEMU_ARGS="$qemu" \
 			TIMEOUT=$timeout "$TOP/scripts/boot.sh" "$image" "$log" 2>/dev/null
 	}
 	local brc=0
