@@ -765,7 +765,9 @@ def properties(m, g, expect, slack):
     fakes = re.findall(r"Faking node (\d+) at \[mem (0x[0-9a-f]+)-(0x[0-9a-f]+)\] \((\d+) MiB, (\d+) MiB reserved\)"
                        r"(?: on physical node (\d+))?", g.text)
     several = len([p for p in m.phys if p[1]]) > 1
-    if fakes and sorted(int(f[0]) for f in fakes) != sorted(mem_nodes):
+    if fakes and mode == "none":
+        yield "log", f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, yet the case has no emulation"
+    elif fakes and sorted(int(f[0]) for f in fakes) != sorted(mem_nodes):
         yield "log", f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, memory nodes {sorted(mem_nodes)}"
     elif not fakes and mode != "none" and len(mem_nodes) > len([p for p in m.phys if p[1]]):
         yield "log", f"no 'Faking node' line, yet {len(mem_nodes)} memory nodes"
@@ -1466,6 +1468,8 @@ def selftest():
         ("log: a node without its 'Faking node' line", "'Faking node' lines for nodes [0, 1, 2]", case(),
          report(flat(4), fakes=fk[:3])),
         ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
+        ("log: a 'Faking node' line where the option was refused", "yet the case has no emulation",
+         case(cmdline="numa=fake=0", expect="none"), report(flat(1), fakes=faking(flat(1)))),
         ("log: a 'Faking node' range that does not hold the node", "with memory outside that range", case(),
          report(flat(4), fakes=fk[:1] + [fk[1].replace("0x00000000bfffffff", "0x00000000beffffff")] + fk[2:])),
         ("log: a 'Faking node' line with the wrong memory", "the case gives", case(),
