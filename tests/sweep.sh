@@ -4,8 +4,8 @@
 # and max, a negation, an early continue, break or return), all built into
 # one kernel and each switched on at boot with numa_emu_mutant=ID. The KUnit
 # suite sees each first (one build, one boot per mutant); its survivors boot
-# those cases of tests/sweep-cases.txt that reach their code (one 16K
-# kernel), in order, until one fails. A survivor named in
+# those cases of tests/sweep-cases.txt that reach their code (a kernel for
+# each page size), in order, until one fails. A survivor named in
 # tests/sweep-equivalent.txt is equivalent (the reason is given there).
 # Writes results/mutants-sweep.md on a full run. A run stopped part way
 # is continued by the next (the verdicts reached are kept).
@@ -25,7 +25,7 @@ git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes
 kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
 	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
 bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
-	cat "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
+	cat "$TOP"/tests/sweep.sh "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
 	"$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py "$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
 	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
 LOGS=$BUILD/logs/sweep-$kkey
@@ -66,15 +66,18 @@ for id in $ids; do
 done
 say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mutants killed; ${#survivors[@]} go on to boot"
 
-# Boots: the 16K kernel with the schemata. The control (no mutant on)
+# Boots: the 4K, 16K and 64K kernels with the schemata. The control (no mutant on)
 # boots every case and logs which mutants' code each case reaches; each
 # survivor of KUnit boots the cases that reach it (a mutant in a function
 # that also runs after boot, every case), two at a time, in order, until
 # one fails.
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
-	img=$(OUT_TAG=-sweep PAGES=16k VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build.log") ||
-		die "the schemata kernel does not build ($BOOTS/build.log)"
-	echo "16k-emu $img" >"$BOOTS/images"
+	: >"$BOOTS/images"
+	for p in 16k 4k 64k; do
+		img=$(OUT_TAG=-sweep PAGES=$p VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build-$p.log") ||
+			die "the schemata kernel with $p pages does not build ($BOOTS/build-$p.log)"
+		echo "$p-emu $img" >>"$BOOTS/images"
+	done
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
 	boots() { # ID OUT CASE...: the cases two at a time, until one fails
