@@ -581,16 +581,20 @@ def properties(m, g, expect, slack):
         # the node ids (one per physical node with memory, and those above
         # the highest firmware id) and the minimum node size.
         why = re.search(r"granted: (.*?) \((\d+) node ids, nodes of at least (\d+) MiB\)$", g.text, re.M)
+        phys = len([p for p in m.phys if p[1]])
+        ids = phys + MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
+        caps = [min(c, int(req[-1][0])) if req[-1][1] else c for c in caps_of(m)]
+        fit = sum(caps)
+        if not cut and (asked > ids or min(asked, ids) > fit or min(asked, ids, fit) < phys):
+            yield "log", (f"no 'granted' line, yet the rules cut the {asked} requested ({ids} node ids,"
+                          f" {fit} nodes fit, {phys} physical nodes)")
         if cut and not why:
             yield "log", "the 'granted' line gives no reason or figures"
         elif cut:
-            phys = len([p for p in m.phys if p[1]])
-            ids = phys + MAX_NUMNODES - (max(nid for nid, _, _ in m.phys) + 1)
             # The kernel cuts the request to the node ids, then to the nodes
             # that fit (each physical node's cap, at most N with "U"), then
             # raises it to the physical nodes: the reason is the last cut.
-            caps = [min(c, int(req[-1][0])) if req[-1][1] else c for c in caps_of(m)]
-            fit, n = sum(caps), int(cut[0][1])
+            n = int(cut[0][1])
             holds = {"more than MAX_NUMNODES allows": asked > ids and n == ids,
                      "nodes would be smaller than the boundary unit or the minimum node size":
                          min(asked, ids) > fit and n == fit,
@@ -766,7 +770,8 @@ def properties(m, g, expect, slack):
                        r"(?: on physical node (\d+))?", g.text)
     several = len([p for p in m.phys if p[1]]) > 1
     if fakes and mode == "none":
-        yield "log", f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, yet the case has no emulation"
+        yield "log", (f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, yet the case asks for no"
+                      " emulation (no option, a refused one, numa=off)")
     elif fakes and sorted(int(f[0]) for f in fakes) != sorted(mem_nodes):
         yield "log", f"'Faking node' lines for nodes {[int(f[0]) for f in fakes]}, memory nodes {sorted(mem_nodes)}"
     elif not fakes and mode != "none" and len(mem_nodes) > len([p for p in m.phys if p[1]]):
@@ -1468,7 +1473,7 @@ def selftest():
         ("log: a node without its 'Faking node' line", "'Faking node' lines for nodes [0, 1, 2]", case(),
          report(flat(4), fakes=fk[:3])),
         ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
-        ("log: a 'Faking node' line where the option was refused", "yet the case has no emulation",
+        ("log: a 'Faking node' line where the option was refused", "yet the case asks for no emulation",
          case(cmdline="numa=fake=0", expect="none"), report(flat(1), fakes=faking(flat(1)))),
         ("log: a 'Faking node' range that does not hold the node", "with memory outside that range", case(),
          report(flat(4), fakes=fk[:1] + [fk[1].replace("0x00000000bfffffff", "0x00000000beffffff")] + fk[2:])),
@@ -1486,6 +1491,8 @@ def selftest():
          report(flat(4), extra=[granted.format(4)])),
         ("log: a cut line that cuts nothing", "nothing was cut", case(),
          report(flat(4), extra=[granted.replace("8 nodes", "4 nodes").format(4)])),
+        ("log: a request the rules cut, without its 'granted' line", "no 'granted' line, yet the rules cut",
+         case(cmdline="numa=fake=32", expect="count=32"), report(flat(16))),
         ("log: a granted line with the wrong node ids", "the rules give 16 and 32",
          case(cmdline="numa=fake=32", expect="count=32"),
          report(flat(16), extra=[granted.replace("8 nodes", "32 nodes").replace("16 node ids", "15 node ids").format(16)])),

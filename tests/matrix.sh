@@ -4,9 +4,9 @@
 # Usage: matrix.sh IMAGES OUT   IMAGES holds "key image-path" lines (keys as
 # in the matrix's kernel column, written by scripts/kernels.sh). Writes one
 # line per case to OUT: "PASS|name|detail" or "FAIL|name|reason"; per-case
-# logs go to $LOGS. EXTRA_CMDLINE goes in front of every guest's command
-# line (not to what the judge is told: make mutants-sweep switches a
-# mutant on there, so that it is on before the case's numa=fake= is parsed).
+# logs go to $LOGS. EXTRA_CMDLINE goes in front of the case's command line
+# in every guest (not to what the judge is told: make mutants-sweep switches
+# a mutant on there, so that it is on before the case's numa=fake= is parsed).
 . "$(dirname "$0")/../scripts/lib.sh"
 IMAGES=$1 out=$2
 LOGS=${LOGS:-$BUILD/logs/check}
