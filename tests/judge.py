@@ -1228,6 +1228,8 @@ def selftest():
         ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
+        ("no option: arch_numa's own fallback line is no 'Faking node' line", case(cmdline="", expect="none"),
+         report(flat(1), extra=["[    0.000000] NUMA: Faking a node at [mem 0x0000000040000000-0x000000013fffffff]"])),
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
         ("two firmware nodes 2G+2G, 2+2", case(qemu=qemu22), report(two((2, 2)))),
         ("two firmware nodes, cma= in one, crashkernel=",
