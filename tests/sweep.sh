@@ -8,7 +8,8 @@
 # each page size), in order, until one fails. A survivor named in
 # tests/sweep-equivalent.txt is equivalent (the reason is given there).
 # Writes results/mutants-sweep.md on a full run. A run stopped part way
-# is continued by the next (the verdicts reached are kept).
+# is continued by the next (the verdicts reached are kept, a boot's for
+# each case, so a case added to the sweep boots only that case).
 # Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants; SWEEP_BOOTS=0:
 # KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -20,20 +21,22 @@ git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes
 # A run stopped part way is continued: the verdicts already reached are
 # kept, KUnit's under a key of what decides them (the kernel's source, the
 # mutants, the configs, the compiler), the boots' under one of the rig and
-# the kselftest as well (the cases, the judge, the scripts, the guests), so
-# a change of the rig or of the series' documentation keeps KUnit's verdicts.
+# the kselftest as well (the judge, the scripts, the guests), and each
+# boot's under its case's line in tests/matrix.txt too, so a change of the
+# rig or of the series' documentation keeps KUnit's verdicts, and a case
+# added or changed boots only that case.
 kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
 	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
 bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
-	cat "$TOP"/tests/sweep.sh "$TOP"/tests/sweep-cases.txt "$TOP"/tests/judge.py "$TOP"/tests/matrix.txt \
-	"$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py "$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
+	cat "$TOP"/tests/sweep.sh "$TOP"/tests/judge.py "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
+	"$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
 	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
 LOGS=$BUILD/logs/sweep-$kkey
 BOOTS=$LOGS/boots-$bkey
 find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$kkey" -exec rm -rf {} +
 [ ! -d "$LOGS" ] || find "$LOGS" -maxdepth 1 -name 'boots-*' -type d ! -name "boots-$bkey" -exec rm -rf {} +
 mkdir -p "$LOGS" "$BOOTS" "$RES"
-[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(ls "$BOOTS" | grep -c '^boots-[0-9]*\.done$') boot verdicts kept)"
+[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(find "$BOOTS" -name 'v-*' | wc -l) boot verdicts kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
 restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
@@ -70,7 +73,7 @@ say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mut
 # boots every case and logs which mutants' code each case reaches; each
 # survivor of KUnit boots the cases that reach it (a mutant in a function
 # that also runs after boot, every case), two at a time, in order, until
-# one fails.
+# one fails. A case's verdict is kept in ID/v-CASE-KEY, KEY from its line.
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	: >"$BOOTS/images"
 	for p in 16k 4k 64k; do
@@ -79,24 +82,37 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		echo "$p-emu $img" >>"$BOOTS/images"
 	done
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
+	declare -A ckey
+	for c in "${cases[@]}"; do
+		line=$(grep -P "^\s*\Q$c\E\s*\|" "$TOP/tests/matrix.txt") || die "sweep case $c is not in tests/matrix.txt"
+		ckey[$c]=$(sha1sum <<<"$line" | cut -c1-12)
+	done
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-	boots() { # ID OUT CASE...: the cases two at a time, until one fails
-		local id=$1 out=$2 i
-		local -a cs=("${@:3}")
-		: >"$out"
-		for ((i = 0; i < ${#cs[@]}; i += 2)); do
-			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$BOOTS/$id CASES="${cs[i]}${cs[i + 1]:+|${cs[i + 1]}}" \
-				"$TOP/tests/matrix.sh" "$BOOTS/images" "$out.part"
-			cat "$out.part" >>"$out"
-			grep -q '^FAIL' "$out.part" && return
+	boots() { # ID OUT CASE...: the cases without a kept verdict two at a time, until one fails; OUT gets every verdict
+		local id=$1 out=$2 c i
+		local -a todo=()
+		mkdir -p "$BOOTS/$id"
+		for c in "${@:3}"; do # a kept failure ends the mutant's boots
+			if [ ! -e "$BOOTS/$id/v-$c-${ckey[$c]}" ]; then todo+=("$c")
+			elif grep -q '^FAIL' "$BOOTS/$id/v-$c-${ckey[$c]}"; then todo=(); break; fi
 		done
-		return 0
+		for ((i = 0; i < ${#todo[@]}; i += 2)); do
+			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$BOOTS/$id CASES="${todo[i]}${todo[i + 1]:+|${todo[i + 1]}}" \
+				"$TOP/tests/matrix.sh" "$BOOTS/images" "$BOOTS/$id/part"
+			for c in "${todo[@]:i:2}"; do
+				grep "^[A-Z]*|$c|" "$BOOTS/$id/part" >"$BOOTS/$id/v.new" ||
+					die "no verdict for $c in $BOOTS/$id/part"
+				mv "$BOOTS/$id/v.new" "$BOOTS/$id/v-$c-${ckey[$c]}"
+			done
+			! grep -q '^FAIL' "$BOOTS/$id/part" || break
+		done
+		: >"$out"
+		for c in "${@:3}"; do
+			[ ! -e "$BOOTS/$id/v-$c-${ckey[$c]}" ] || cat "$BOOTS/$id/v-$c-${ckey[$c]}" >>"$out"
+		done
 	}
-	if [ ! -e "$BOOTS/boots-control.done" ]; then
-		boots 0 "$BOOTS/boots-control" "${cases[@]}"
-		! grep '^FAIL' "$BOOTS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
-		touch "$BOOTS/boots-control.done"
-	fi
+	boots 0 "$BOOTS/boots-control" "${cases[@]}"
+	! grep '^FAIL' "$BOOTS/boots-control" || die "the schemata kernel with no mutant on fails a sweep case"
 	declare -A reach
 	for c in "${cases[@]}"; do
 		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$BOOTS/0/boot-$c.log" | head -1)
@@ -111,8 +127,8 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		for c in "${cases[@]}"; do
 			if [ "$when" = runtime ] || [[ ${reach[$c]} == *" $id "* ]]; then mine+=("$c"); fi
 		done
-		[ ${#mine[@]} = 0 ] || [ -e "$BOOTS/boots-$id.done" ] ||
-			{ boots "$id" "$BOOTS/boots-$id" "${mine[@]}" && touch "$BOOTS/boots-$id.done"; }
+		rm -f "$BOOTS/boots-$id"
+		[ ${#mine[@]} = 0 ] || boots "$id" "$BOOTS/boots-$id" "${mine[@]}"
 	done
 fi
 
@@ -128,7 +144,7 @@ for id in $ids; do
 		v="KILLED	boot	$(cut -d'|' -f2- <<<"$bad" | cut -c1-140)"
 	elif [ -n "$equiv" ]; then
 		v="EQUIVALENT	-	$equiv"
-	elif [ -e "$BOOTS/boots-$id.done" ]; then
+	elif [ -s "$BOOTS/boots-$id" ]; then
 		v="SURVIVED	-	$(wc -l <"$BOOTS/boots-$id") boots passed"
 	elif [ "${SWEEP_BOOTS:-1}" = 0 ]; then
 		v="SURVIVED	-	KUnit only: not booted (SWEEP_BOOTS=0)"
