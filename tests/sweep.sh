@@ -21,14 +21,14 @@ git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes
 # A run stopped part way is continued: the verdicts already reached are
 # kept, KUnit's under a key of what decides them (the kernel's source, the
 # mutants, the configs, the compiler), the boots' under one of the rig and
-# the kselftest as well (the judge, the scripts, the guests), and each
-# boot's under its case's line in tests/matrix.txt too, so a change of the
-# rig or of the series' documentation keeps KUnit's verdicts, and a case
-# added or changed boots only that case.
+# the kselftest as well (the scripts, the guests), and each boot's under
+# its case's line in tests/matrix.txt too, so a change of the rig or of the
+# series' documentation keeps KUnit's verdicts, a case added or changed
+# boots only that case, and a change of the judge judges the kept logs again.
 kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
 	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
 bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
-	cat "$TOP"/tests/sweep.sh "$TOP"/tests/judge.py "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
+	cat "$TOP"/tests/sweep.sh "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
 	"$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
 	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
 LOGS=$BUILD/logs/sweep-$kkey
@@ -36,7 +36,7 @@ BOOTS=$LOGS/boots-$bkey
 find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$kkey" -exec rm -rf {} +
 [ ! -d "$LOGS" ] || find "$LOGS" -maxdepth 1 -name 'boots-*' -type d ! -name "boots-$bkey" -exec rm -rf {} +
 mkdir -p "$LOGS" "$BOOTS" "$RES"
-[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(find "$BOOTS" -name 'v-*' | wc -l) boot verdicts kept)"
+[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(find "$BOOTS" -name 'b-*' | wc -l) boots kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
 restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
@@ -73,7 +73,8 @@ say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mut
 # boots every case and logs which mutants' code each case reaches; each
 # survivor of KUnit boots the cases that reach it (a mutant in a function
 # that also runs after boot, every case), two at a time, in order, until
-# one fails. A case's verdict is kept in ID/v-CASE-KEY, KEY from its line.
+# one fails. A boot's log is kept (ID/b-CASE-KEY, KEY from the case's
+# line) and judged again when the judge changes (ID/v-CASE-KEY-JUDGE).
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	: >"$BOOTS/images"
 	for p in 16k 4k 64k; do
@@ -87,28 +88,46 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 		line=$(grep -P "^\s*\Q$c\E\s*\|" "$TOP/tests/matrix.txt") || die "sweep case $c is not in tests/matrix.txt"
 		ckey[$c]=$(sha1sum <<<"$line" | cut -c1-12)
 	done
+	jkey=$(sha1sum <"$TOP/tests/judge.py" | cut -c1-12)
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-180}
-	boots() { # ID OUT CASE...: the cases without a kept verdict two at a time, until one fails; OUT gets every verdict
+	verdicts() { # ID CASE...: the verdicts in ID/part kept; a guest that did not start stops the run
+		local id=$1 c
+		! grep '^FAIL|[^|]*|guest did not start' "$BOOTS/$id/part" ||
+			die "a guest of mutant $id did not start: an error of the harness, not a kill"
+		for c in "${@:2}"; do
+			grep "^[A-Z]*|$c|" "$BOOTS/$id/part" >"$BOOTS/$id/v.new" ||
+				die "no verdict for $c in $BOOTS/$id/part"
+			touch "$BOOTS/$id/b-$c-${ckey[$c]}"
+			mv "$BOOTS/$id/v.new" "$BOOTS/$id/v-$c-${ckey[$c]}-$jkey"
+		done
+	}
+	boots() { # ID OUT CASE...: kept logs judged, the other cases booted two at a time, until one fails; OUT gets every verdict
 		local id=$1 out=$2 c i
-		local -a todo=()
+		local -a todo=() old=()
 		mkdir -p "$BOOTS/$id"
+		for c in "${@:3}"; do
+			if [ -e "$BOOTS/$id/b-$c-${ckey[$c]}" ]; then
+				[ -e "$BOOTS/$id/v-$c-${ckey[$c]}-$jkey" ] || old+=("$c")
+			else
+				todo+=("$c")
+			fi
+		done
+		if [ ${#old[@]} != 0 ]; then
+			REJUDGE=1 LOGS=$BOOTS/$id CASES=$(IFS='|'; echo "${old[*]}") "$TOP/tests/matrix.sh" "$BOOTS/images" "$BOOTS/$id/part"
+			verdicts "$id" "${old[@]}"
+		fi
 		for c in "${@:3}"; do # a kept failure ends the mutant's boots
-			if [ ! -e "$BOOTS/$id/v-$c-${ckey[$c]}" ]; then todo+=("$c")
-			elif grep -q '^FAIL' "$BOOTS/$id/v-$c-${ckey[$c]}"; then todo=(); break; fi
+			! grep -qs '^FAIL' "$BOOTS/$id/v-$c-${ckey[$c]}-$jkey" || todo=()
 		done
 		for ((i = 0; i < ${#todo[@]}; i += 2)); do
 			EXTRA_CMDLINE="numa_emu_mutant=$id" LOGS=$BOOTS/$id CASES="${todo[i]}${todo[i + 1]:+|${todo[i + 1]}}" \
 				"$TOP/tests/matrix.sh" "$BOOTS/images" "$BOOTS/$id/part"
-			for c in "${todo[@]:i:2}"; do
-				grep "^[A-Z]*|$c|" "$BOOTS/$id/part" >"$BOOTS/$id/v.new" ||
-					die "no verdict for $c in $BOOTS/$id/part"
-				mv "$BOOTS/$id/v.new" "$BOOTS/$id/v-$c-${ckey[$c]}"
-			done
+			verdicts "$id" "${todo[@]:i:2}"
 			! grep -q '^FAIL' "$BOOTS/$id/part" || break
 		done
 		: >"$out"
 		for c in "${@:3}"; do
-			[ ! -e "$BOOTS/$id/v-$c-${ckey[$c]}" ] || cat "$BOOTS/$id/v-$c-${ckey[$c]}" >>"$out"
+			[ ! -e "$BOOTS/$id/v-$c-${ckey[$c]}-$jkey" ] || cat "$BOOTS/$id/v-$c-${ckey[$c]}-$jkey" >>"$out"
 		done
 	}
 	boots 0 "$BOOTS/boots-control" "${cases[@]}"
