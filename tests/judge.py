@@ -34,8 +34,10 @@ that follow from the rules alone, never from the algorithm:
             node, the one that lists it
   distance  10 within a physical node, the firmware's between them
   reserve   every CMA area (the device tree's, cma= or the default one)
-            created with its size, in its range and in one node; no
-            reservation failed; the log's reservations before the split
+            created with its size, in its range and in one node; the
+            default one and the crash kernel made before the split when
+            the option asks for more nodes than one, after numa=fake=1's
+            one node (as without the option); no reservation failed; the log's reservations before the split
             that the case does not explain stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
             cut request logged with a cap that holds and the rules' figures
@@ -712,6 +714,18 @@ def properties(m, g, expect, slack):
         yield "reserve", (f"crash kernel of {m.crash // MiB} MiB not reserved" if not m.crashed else
                           f"crash kernel reserved as {[(e - b) // MiB for b, e in m.crashed]} MiB, "
                           f"not {m.crash // MiB}")
+    # The default CMA area (or cma=) and the crash kernel, which arm64 makes
+    # once the nodes exist, are made before the split when the option asks
+    # for one (more nodes than one, or a size); numa=fake=1 splits nothing
+    # and reserves as without the option, after its one node is made.
+    first_fake = next((i for i, ln in enumerate(g.lines) if re.search(r"NUMA: Faking node \d", ln)), None)
+    if first_fake is not None and m.arch == "arm64" and mode != "none":
+        split = mode.startswith("size=") or int(mode[6:].rstrip("Uu")) > 1
+        for what, rx in (("the default CMA area", r"cma: Reserved \d+ MiB at"), ("the crash kernel", r"crashkernel reserved: ")):
+            at = next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)
+            if at is not None and (at < first_fake) != split:
+                yield "reserve", (f"{what} is reserved {'after' if split else 'before'} the split, which"
+                                  f" {'asks for' if split else 'is numa=fake=1: no'} more nodes than one")
     # Every CMA area and the crash kernel exist, each inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
@@ -1148,7 +1162,7 @@ def selftest():
                 for n in sorted(nodes, key=lambda n: n[1])]
 
     def report(nodes, page=16384, extra=(), memtotal=None, links=None, done=True, late=True, start=True,
-               fakes=None):
+               fakes=None, reserved="before"):
         """nodes: (id, start, end, cpus, distances[, present bytes[, kB]]);
         late: the default CMA area's line, at the top below 4 GiB; fakes:
         the "Faking node" lines (by default faking(nodes), with more than
@@ -1178,10 +1192,15 @@ def selftest():
                     links.setdefault(c, [n[0]])
         for c, ns in sorted(links.items()):
             out.append(f"RIG cpu {c} node {','.join(map(str, ns))}")
-        # The kernel's own lines (reservations) come before the split's.
-        out += [x for x in extra if x.startswith("[")]
-        out += faking(nodes) if fakes is None and len(nodes) > 1 else fakes or []
-        return "\n".join(out + [x for x in extra if not x.startswith("[")] + (["RIG done"] if done else []))
+        # The kernel's own lines (reservations) come before the split's, the
+        # CMA area's and crash kernel's too (made before a split), unless
+        # reserved=after.
+        kernel = [x if x.startswith("[") else "[    0.000000] " + x for x in extra
+                  if x.startswith("[") or re.match(r"cma: Reserved|crashkernel reserved", x)]
+        fake = faking(nodes) if fakes is None and len(nodes) > 1 else fakes or []
+        out += fake + kernel if reserved == "after" else kernel + fake
+        return "\n".join(out + [x for x in extra if not x.startswith("[") and
+                                 not re.match(r"cma: Reserved|crashkernel reserved", x)] + (["RIG done"] if done else []))
 
     def flat(k, total=4 * G, cl="0-3", ids=None, sizes=None):
         sizes = sizes or [total // k] * k
@@ -1225,6 +1244,10 @@ def selftest():
                 f"RIG numaload vmstat numa_hint_faults=40000 numa_pages_migrated={migrated}"]
 
     good = [
+        ("numa=fake=1: the CMA area and crash kernel reserved after its one node, as without the option",
+         case(cmdline="numa=fake=1 crashkernel=256M", expect="count=1"),
+         report(flat(1), fakes=faking(flat(1)), reserved="after",
+                extra=["crashkernel reserved: 0x00000000ee000000 - 0x00000000fe000000 (256 MB)"] + ok_ksft)),
         ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
@@ -1475,6 +1498,12 @@ def selftest():
         ("log: a node without its 'Faking node' line", "'Faking node' lines for nodes [0, 1, 2]", case(),
          report(flat(4), fakes=fk[:3])),
         ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
+        ("reserve: a split with the CMA area reserved once the nodes exist", "the default CMA area is reserved after the split",
+         case(), report(flat(4), reserved="after")),
+        ("reserve: numa=fake=1 with the crash kernel reserved before its node", "the crash kernel is reserved before the split",
+         case(cmdline="numa=fake=1 crashkernel=256M", expect="count=1"),
+         report(flat(1), fakes=faking(flat(1)), reserved="before",
+                extra=["crashkernel reserved: 0x00000000ee000000 - 0x00000000fe000000 (256 MB)"])),
         ("log: a 'Faking node' line where the option was refused", "yet the case asks for no emulation",
          case(cmdline="numa=fake=0", expect="none"), report(flat(1), fakes=faking(flat(1)))),
         ("log: a 'Faking node' range that does not hold the node", "with memory outside that range", case(),
