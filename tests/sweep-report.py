@@ -3,13 +3,18 @@
 
 Usage: sweep-report.py SWEEP_OUT TOTAL_SECONDS
 Lines (tab-separated): ID, KEY, function:line, what, KILLED|SURVIVED|
-EQUIVALENT, layer (kunit, boot or -), detail.
+EQUIVALENT, layer (kunit, boot or -), detail. tests/sweep-open.txt says
+what would tell each open survivor apart (key, a tab, the note).
 """
 import os
 import sys
 from collections import Counter
 
 rows = [ln.rstrip("\n").split("\t") for ln in open(sys.argv[1]) if ln.strip()]
+# What would tell each open survivor apart, by key (tests/sweep-open.txt).
+here = os.path.dirname(os.path.abspath(__file__))
+notes = dict(ln.rstrip("\n").split("\t", 1) for ln in open(os.path.join(here, "sweep-open.txt"))
+             if ln.strip() and not ln.startswith("#"))
 total = int(sys.argv[2])
 series = os.environ.get("SERIES", "unknown none").split()
 killed = [r for r in rows if r[4] == "KILLED"]
@@ -42,10 +47,10 @@ if equiv:
         print(f"| {r[0]} | {r[2]} | {cell(r[3])} | {cell(r[6])} |")
     print()
 print("## Survived (open)\n")
-print("| id | key | where | mutant | boots |")
-print("|---|---|---|---|---|")
+print("| id | key | where | mutant | boots | what would tell it apart |")
+print("|---|---|---|---|---|---|")
 for r in alive:
-    print(f"| {r[0]} | {r[1]} | {r[2]} | {cell(r[3])} | {cell(r[6])} |")
+    print(f"| {r[0]} | {r[1]} | {r[2]} | {cell(r[3])} | {cell(r[6])} | {cell(notes.get(r[1], 'not known'))} |")
 print()
 print("## Killed\n")
 print("| id | where | mutant | layer | first failure |")
