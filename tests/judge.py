@@ -36,8 +36,9 @@ that follow from the rules alone, never from the algorithm:
   reserve   every CMA area (the device tree's, cma= or the default one)
             created with its size, in its range and in one node; the
             default one and the crash kernel made before the split when
-            the option asks for more nodes than one, after numa=fake=1's
-            one node (as without the option); no reservation failed; the log's reservations before the split
+            the option asks for one (a size, or more nodes than one),
+            after numa=fake=1's node (as without the option); no
+            reservation failed; the log's reservations before the split
             that the case does not explain stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
             cut request logged with a cap that holds and the rules' figures
@@ -236,6 +237,7 @@ class Machine:
             top = max(e for _, e in ranges)
             late_pool = (late, RAM_BASE, min(top, DMA_LIMIT) if top > RAM_BASE else top)
             self.pools.append(late_pool)
+        self.late_pool = late_pool
         created += [(int(b, 16), int(sz) * MiB) for sz, b in
                     re.findall(r"cma: Reserved (\d+) MiB at (0x[0-9a-f]+)", text)]
         # Where the pools are: (size, start, end).
@@ -714,18 +716,23 @@ def properties(m, g, expect, slack):
         yield "reserve", (f"crash kernel of {m.crash // MiB} MiB not reserved" if not m.crashed else
                           f"crash kernel reserved as {[(e - b) // MiB for b, e in m.crashed]} MiB, "
                           f"not {m.crash // MiB}")
-    # The default CMA area (or cma=) and the crash kernel, which arm64 makes
-    # once the nodes exist, are made before the split when the option asks
-    # for one (more nodes than one, or a size); numa=fake=1 splits nothing
-    # and reserves as without the option, after its one node is made.
+    # The default CMA area (or cma=; arm64) and the crash kernel (arm64
+    # with ZONE_DMA or ZONE_DMA32, as the test kernels have, and riscv),
+    # which the architecture makes once the nodes exist, are made before
+    # the split when the option asks for one (a size, or more nodes than
+    # one); numa=fake=1 (or 1U) splits nothing and reserves as without the
+    # option, after its nodes are made.
     first_fake = next((i for i, ln in enumerate(g.lines) if re.search(r"NUMA: Faking node \d", ln)), None)
-    if first_fake is not None and m.arch == "arm64" and mode != "none":
-        split = mode.startswith("size=") or int(mode[6:].rstrip("Uu")) > 1
-        for what, rx in (("the default CMA area", r"cma: Reserved \d+ MiB at"), ("the crash kernel", r"crashkernel reserved: ")):
+    if first_fake is not None and mode != "none":
+        split = mode.startswith("size=") or int(mode[6:].rstrip("U")) > 1
+        made = [("the crash kernel", r"crashkernel(?: reserved:|: reserved) 0x")]
+        if m.late_pool:
+            made.append(("the default CMA area", r"cma: Reserved \d+ MiB at"))
+        for what, rx in made:
             at = next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)
             if at is not None and (at < first_fake) != split:
                 yield "reserve", (f"{what} is reserved {'after' if split else 'before'} the split, which"
-                                  f" {'asks for' if split else 'is numa=fake=1: no'} more nodes than one")
+                                  f" {'the option asks for' if split else 'numa=fake=1 does not ask for'}")
     # Every CMA area and the crash kernel exist, each inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
