@@ -34,11 +34,14 @@ print("`min`/`max`, negation and early `continue`/`break`/`return` in")
 print("`drivers/base/numa_emulation.c`, all built into one kernel and switched on at boot")
 print("one at a time (`numa_emu_mutant=ID`), so every mutant compiles (none is invalid).")
 print("The KUnit suite sees each first; its survivors boot the cases of")
-print("`tests/sweep-cases.txt` until one fails (the judge's properties and the kselftest).\n")
+print("`tests/sweep-cases.txt` that reach its code until one fails (the judge's properties and")
+print("the kselftest). A survivor shown equivalent (`tests/sweep-equivalent.txt`, the reason")
+print("below) is not booted; each open one says what would tell it apart (`tests/sweep-open.txt`).\n")
 by = Counter(r[5] for r in killed)
 print(f"Generated {len(rows)}: killed {len(killed)} (" +
       ", ".join(f"{k} {v}" for k, v in sorted(by.items())) + f"), equivalent {len(equiv)}, "
-      f"survived {len(alive)}. Run time {total} s ({total / 60:.0f} min).\n")
+      f"survived {len(alive)}. The run that wrote this report took {total} s ({total / 60:.0f} min),"
+      " keeping the verdicts of the runs before it.\n")
 if equiv:
     print("## Equivalent (why no input can tell)\n")
     print("| id | where | mutant | why |")
