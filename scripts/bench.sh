@@ -44,13 +44,9 @@ BOOTS=${BOOTS:-3}
 step "checking packages" "$TOP/scripts/deps.sh"
 EXTRA_PKGS=gnuplot-nox step "checking gnuplot" "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh"
-base_tree=$BUILD/linux-6.1-base
-if [ ! -d "$base_tree" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base_tree" base
-fi
+base_worktree
 ours=$(PAGES=16k VARIANT=emu step "build this series (16k)" "$TOP/scripts/build.sh")
-base=$(TREE=$base_tree PAGES=16k VARIANT=noemu step "build unpatched 6.1 (16k)" "$TOP/scripts/build.sh")
+base=$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu step "build unpatched 6.1 (16k)" "$TOP/scripts/build.sh")
 KERNEL=6.12 step "checking packages (6.12)" "$TOP/scripts/deps.sh"
 KERNEL=6.12 "$TOP/scripts/tree.sh"
 main=$(KERNEL=6.12 TREE=$BUILD/linux-6.12 PAGES=16k VARIANT=emu \

@@ -13,10 +13,8 @@ images=$1 logs=$2
 mkdir -p "$logs"
 : >"$images"
 
-base_tree=$BUILD/linux-$KERNEL-base
-if [ "$KERNEL" = 6.1 ] && [ -z "${KERNEL_SRC:-}" ] && [ ! -d "$base_tree" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base_tree" base
+if [ "$KERNEL" = 6.1 ] && [ -z "${KERNEL_SRC:-}" ]; then
+	base_worktree
 fi
 
 one() { # key pages variant tree [arch]
@@ -40,8 +38,8 @@ if [ ! -e "$noemu/.config" ] && [ -e "$emu/vmlinux" ]; then
 	cp -a "$emu" "$noemu.tmp" && mv "$noemu.tmp" "$noemu" || rm -rf "$noemu.tmp"
 fi
 one 16k-noemu 16k noemu "$TREE"
-if [ -d "$base_tree" ]; then
-	one 16k-base 16k noemu "$base_tree"
+if [ -d "$BASE_TREE" ]; then
+	one 16k-base 16k noemu "$BASE_TREE"
 else
 	echo "16k-base $(awk '$1 == "16k-noemu" {print $2, $3, $4}' "$images")" >>"$images"
 fi

@@ -91,7 +91,19 @@ check_pages() {
 # (NUMA, emulation compiled out), "nonuma".
 VARIANT=${VARIANT:-emu}
 # OUT_TAG: a build of its own (make mutants-sweep's schemata kernel).
-outdir() { echo "$BUILD/out/$(basename "$TREE")$SUFFIX${OUT_TAG:-}-$PAGES-$VARIANT"; }
+# A tree's build directories sit beside it, under out/.
+outdir() { echo "$(dirname "$TREE")/out/$(basename "$TREE")$SUFFIX${OUT_TAG:-}-$PAGES-$VARIANT"; }
+# The unpatched base: a worktree of the tree at "base", laid out as the
+# tree is (build/base/linux-6.1, its builds in build/base/out/). The
+# compiler cache hashes paths relative to the build directory, so the
+# unpatched kernel serves its objects to the builds of the series' first
+# commits (per-patch), which hold the same sources.
+BASE_TREE=$BUILD/base/linux-$KERNEL
+base_worktree() {
+	[ ! -d "$BASE_TREE" ] || return 0
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
+}
 
 # The patch files named by $SERIES_FILE, one path per line.
 series_patches() {

@@ -199,7 +199,6 @@ while read -r key image reason; do
 	fi
 	ok "build-$key"
 done <"$RES/images"
-BASE_TREE=$BUILD/linux-$KERNEL-base
 lap kernels "$(grep -c . "$RES/images") kernels"
 ksft=$("$TOP/scripts/kselftest.sh") && ok kselftest-build "numa_emu_test built with the selftests Makefile" ||
 	ko kselftest-build "see $BUILD/kselftest-*.log"
@@ -304,9 +303,9 @@ MAXAGE=7 cached kunit 1 "$(inputs_key "$TOP/tests/kunit.sh" "$TOP"/scripts/{boot
 
 # Layer 6: kernel hygiene, and every patch building on its own.
 npatches=$(series_patches | wc -l)
-cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh" "$TOP/scripts/kernels.sh" $(series_patches))" env O16="$(PAGES=16k VARIANT=emu outdir)" BASE_TREE="$BASE_TREE" \
+cached hygiene $((npatches + 3)) "$(inputs_key "$TOP/tests/hygiene.sh" "$TOP/scripts/kernels.sh" $(series_patches))" env O16="$(PAGES=16k VARIANT=emu outdir)" \
 	BASE_O="$(TREE=$BASE_TREE PAGES=16k VARIANT=noemu outdir)" "$TOP/tests/hygiene.sh"
-cached htmldocs 1 "$(inputs_key "$TOP/tests/htmldocs.sh")" env BASE_TREE="$BASE_TREE" RCACHE="$RCACHE" "$TOP/tests/htmldocs.sh"
+cached htmldocs 1 "$(inputs_key "$TOP/tests/htmldocs.sh")" env RCACHE="$RCACHE" "$TOP/tests/htmldocs.sh"
 t0=$(date +%s)
 # Three builds (NUMA_EMULATION=y, =n, NUMA=n) of every commit of the series.
 # Its one skip: the NUMA_EMULATION=y build of a patch before the option.

@@ -5,7 +5,6 @@
 # the warnings about the files the series touches compared. Prints
 # "PASS|htmldocs|..." or "FAIL|htmldocs|...".
 . "$(dirname "$0")/../scripts/lib.sh"
-BASE_TREE=${BASE_TREE:-$BUILD/linux-$KERNEL-base}
 out=$BUILD/htmldocs
 mkdir -p "$out"
 touched=$(git -C "$TREE" diff --name-only base HEAD -- Documentation | xargs -n1 basename | sed 's/\.[a-z]*$//' | sort -u)
