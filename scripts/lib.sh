@@ -49,7 +49,8 @@ fi
 
 # One compiler cache for every build of the rig, kept outside build/ so that
 # "make clean" or a new clone of the repository starts warm; paths under
-# $BUILD are hashed relative to it, so a clone at another path hits too
+# $BUILD are hashed relative to the directory the compiler runs in (the
+# build directory), so a clone at another path hits too
 # (the kernel maps __FILE__ to the tree, and the configs have no debug
 # info, whose directory names would differ).
 # A home that cannot be written keeps the cache in build/ as before.
@@ -98,9 +99,11 @@ outdir() { echo "$(dirname "$TREE")/out/$(basename "$TREE")$SUFFIX${OUT_TAG:-}-$
 # compiler cache hashes paths relative to the build directory, so the
 # unpatched kernel serves its objects to the builds of the series' first
 # commits (per-patch), which hold the same sources.
-BASE_TREE=$BUILD/base/linux-$KERNEL
+BASE_TREE=$BUILD/base/$(basename "$TREE")
 base_worktree() {
 	[ ! -d "$BASE_TREE" ] || return 0
+	# (The layout before: build/linux-6.1-base, built in build/out/.)
+	rm -rf "$BUILD/$(basename "$TREE")-base" "$BUILD/out/$(basename "$TREE")-base-"*
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$BASE_TREE" base
 }
