@@ -297,11 +297,14 @@ class Machine:
                 rng = [(max(s, addr), min(e, end)) for s, e in ranges if s < end and e > addr]
                 addr = end
             self.phys.append((nid, rng, cpus(kv.get("cpus", ""))))
-        # A firmware node with neither memory nor CPUs is named only by
-        # QEMU's ACPI tables, as the owner of the hotplug range (the last
-        # node, with -m slots=): elsewhere the kernel never learns of it.
+        # A firmware node with neither memory nor CPUs is named by QEMU's
+        # ACPI tables as the owner of the hotplug range (the last node, with
+        # -m slots=), and by its device tree's distance map, which lists
+        # every node once -numa dist is given (of_numa parses each node it
+        # names): elsewhere the kernel never learns of it.
         self.phys = [p for p in self.phys if p[1] or p[2] or
-                     (self.uefi and "slots=" in a.qemu and p is self.phys[-1])]
+                     (self.uefi and "slots=" in a.qemu and p is self.phys[-1]) or
+                     (not self.uefi and "-numa dist," in a.qemu)]
         if not self.phys or re.search(r"(?:^|\s)fallback(?:\s|$)", a.expect):
             # No firmware NUMA, or firmware NUMA the kernel refused: one node.
             self.phys = [(0, ranges, set(range(int(a.smp))))]
@@ -777,7 +780,8 @@ def properties(m, g, expect, slack):
     for i, n in enumerate(ids):
         for j, q in enumerate(ids):
             d = g.nodes[n]["dist"][j] if j < len(g.nodes[n]["dist"]) else None
-            want_d = m.dist(phys_of.get(n), phys_of.get(q))
+            # A firmware node without memory is its own physical node.
+            want_d = m.dist(phys_of.get(n, n), phys_of.get(q, q))
             if d != want_d:
                 yield "distance", f"node {n} to {q}: {d}, the rules give {want_d}"
                 break
