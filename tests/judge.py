@@ -37,8 +37,9 @@ that follow from the rules alone, never from the algorithm:
             created with its size, in its range and in one node; the
             default one and the crash kernel made before the split when
             the option asks for one (a size, or more nodes than one),
-            after numa=fake=1's node (as without the option); no
-            reservation failed; the log's reservations before the split
+            after numa=fake=1's node (as without the option), and
+            without emulation asked for after the nodes are registered
+            (as by the unpatched kernel); no reservation failed; the log's reservations before the split
             that the case does not explain stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
             cut request logged with a cap that holds and the rules' figures
@@ -725,17 +726,28 @@ def properties(m, g, expect, slack):
     # the split when the option asks for one (a size, or more nodes than
     # one); numa=fake=1 (or 1U) splits nothing and reserves as without the
     # option, after its nodes are made.
+    # Without emulation asked for (no option, numa=off, an option refused
+    # as it is read) they are made once the nodes are registered (their
+    # NODE_DATA lines), as by the unpatched kernel; a request the split
+    # refuses (a size above the memory) made them before it.
+    made = [("the crash kernel", r"crashkernel(?: reserved:|: reserved) 0x")]
+    if m.late_pool:
+        made.append(("the default CMA area", r"cma: Reserved \d+ MiB at"))
+    made = [(what, next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)) for what, rx in made]
     first_fake = next((i for i, ln in enumerate(g.lines) if re.search(r"NUMA: Faking node \d", ln)), None)
     if first_fake is not None and mode != "none":
         split = mode.startswith("size=") or int(mode[6:].rstrip("U")) > 1
-        made = [("the crash kernel", r"crashkernel(?: reserved:|: reserved) 0x")]
-        if m.late_pool:
-            made.append(("the default CMA area", r"cma: Reserved \d+ MiB at"))
-        for what, rx in made:
-            at = next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)
+        for what, at in made:
             if at is not None and (at < first_fake) != split:
                 yield "reserve", (f"{what} is reserved {'after' if split else 'before'} the split, which"
                                   f" {'the option asks for' if split else 'numa=fake=1 does not ask for'}")
+    registered = next((i for i, ln in enumerate(g.lines) if "NUMA: NODE_DATA [mem" in ln), None)
+    at_split = re.search(r"numa=fake=\S* ignored: (?:the node size exceeds the memory|out of memory for the layout);",
+                         g.text)
+    if mode == "none" and registered is not None and not at_split:
+        for what, at in made:
+            if at is not None and at < registered:
+                yield "reserve", f"{what} is reserved before the nodes are registered, without emulation"
     # Every CMA area and the crash kernel exist, each inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
@@ -1243,6 +1255,7 @@ def selftest():
         return [f"RIG numactl {t} rc {rc.get(t, 0)}" for t in NUMACTL_TESTS]
 
     ok_ksft = ["KSFT # Totals: pass:11 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+    node_data = "[    0.000000] NUMA: NODE_DATA [mem 0x13fffe000-0x13fffffff]"
     qemu32 = fw2.format(a="3G", b="1G")
     qemu22 = fw2.format(a="2G", b="2G")
     cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
@@ -1262,6 +1275,8 @@ def selftest():
         ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
+        ("no option: the CMA area reserved once the nodes are registered", case(cmdline="", expect="none"),
+         report(flat(1), fakes=[node_data], reserved="after")),
         ("no option: arch_numa's own fallback line is no 'Faking node' line", case(cmdline="", expect="none"),
          report(flat(1), extra=["[    0.000000] NUMA: Faking a node at [mem 0x0000000040000000-0x000000013fffffff]"])),
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
@@ -1511,6 +1526,8 @@ def selftest():
         ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
         ("reserve: a split with the CMA area reserved once the nodes exist", "the default CMA area is reserved after the split",
          case(), report(flat(4), reserved="after")),
+        ("reserve: no option, the CMA area reserved before the nodes are registered", "before the nodes are registered",
+         case(cmdline="", expect="none"), report(flat(1), fakes=[node_data])),
         ("reserve: numa=fake=1 with the crash kernel reserved before its node", "the crash kernel is reserved before the split",
          case(cmdline="numa=fake=1 crashkernel=256M", expect="count=1"),
          report(flat(1), fakes=faking(flat(1)), reserved="before",
