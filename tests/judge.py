@@ -1008,7 +1008,9 @@ def judge(a, text):
                           f" {int(vm.get('numa_pages_migrated', 0))} pages migrated, {back} back)")
     # numactl's own suite: every test passes.
     if re.search(r"(?:^|\s)numactl-suite(?:\s|$)", rest):
-        errors += [f"numactl {t}: {why}" for t, why in numactl_suite(g.text).items() if why]
+        for t, why in numactl_suite(g.text).items():
+            if why:
+                errors.append(f"numactl {t}: {why}")
     # Memory hot-added to firmware node F lands on node F (the first fake
     # node of that physical node), online; the kselftest passes after it.
     hp = re.search(r"(?:^|\s)hotplug=\w+:(\d+)", rest)
