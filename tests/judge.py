@@ -38,8 +38,8 @@ that follow from the rules alone, never from the algorithm:
             default one and the crash kernel made before the split when
             the option asks for one (a size, or more nodes than one),
             after numa=fake=1's node (as without the option), and
-            without emulation asked for after the nodes are registered
-            (as by the unpatched kernel); no reservation failed; the log's reservations before the split
+            without emulation asked for after the zones are set up (as
+            by the unpatched kernel); no reservation failed; the log's reservations before the split
             that the case does not explain stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
             cut request logged with a cap that holds and the rules' figures
@@ -727,9 +727,10 @@ def properties(m, g, expect, slack):
     # one); numa=fake=1 (or 1U) splits nothing and reserves as without the
     # option, after its nodes are made.
     # Without emulation asked for (no option, numa=off, an option refused
-    # as it is read) they are made once the nodes are registered (their
-    # NODE_DATA lines), as by the unpatched kernel; a request the split
-    # refuses (a size above the memory) made them before it.
+    # as it is read) they are made once the zones are set up (the last
+    # "Initmem setup node" line), as by the unpatched kernel; a request the
+    # split refuses (a size above the memory, no memory for the layout)
+    # made them before the nodes were registered (their NODE_DATA lines).
     made = [("the crash kernel", r"crashkernel(?: reserved:|: reserved) 0x")]
     if m.late_pool:
         made.append(("the default CMA area", r"cma: Reserved \d+ MiB at"))
@@ -742,12 +743,17 @@ def properties(m, g, expect, slack):
                 yield "reserve", (f"{what} is reserved {'after' if split else 'before'} the split, which"
                                   f" {'the option asks for' if split else 'numa=fake=1 does not ask for'}")
     registered = next((i for i, ln in enumerate(g.lines) if "NUMA: NODE_DATA [mem" in ln), None)
+    zones = [i for i, ln in enumerate(g.lines) if re.search(r"\] Initmem setup node \d", ln)]
     at_split = re.search(r"numa=fake=\S* ignored: (?:the node size exceeds the memory|out of memory for the layout);",
                          g.text)
-    if mode == "none" and registered is not None and not at_split:
+    if mode == "none" and at_split and registered is not None:
         for what, at in made:
-            if at is not None and at < registered:
-                yield "reserve", f"{what} is reserved before the nodes are registered, without emulation"
+            if at is not None and at > registered:
+                yield "reserve", f"{what} is reserved after the nodes are registered, yet a split was asked for"
+    elif mode == "none" and zones:
+        for what, at in made:
+            if at is not None and at < zones[-1]:
+                yield "reserve", f"{what} is reserved before the zones are set up, without emulation"
     # Every CMA area and the crash kernel exist, each inside one node.
     for sz, lo, hi in m.missing:
         yield "reserve", f"no CMA pool of {sz // MiB} MiB created in [{lo:#x}-{hi:#x})"
@@ -792,8 +798,7 @@ def properties(m, g, expect, slack):
     for i, n in enumerate(ids):
         for j, q in enumerate(ids):
             d = g.nodes[n]["dist"][j] if j < len(g.nodes[n]["dist"]) else None
-            # A firmware node without memory is its own physical node.
-            want_d = m.dist(phys_of.get(n, n), phys_of.get(q, q))
+            want_d = m.dist(phys_of.get(n), phys_of.get(q))
             if d != want_d:
                 yield "distance", f"node {n} to {q}: {d}, the rules give {want_d}"
                 break
@@ -1258,6 +1263,8 @@ def selftest():
 
     ok_ksft = ["KSFT # Totals: pass:11 fail:0 xfail:0 xpass:0 skip:0 error:0"]
     node_data = "[    0.000000] NUMA: NODE_DATA [mem 0x13fffe000-0x13fffffff]"
+    zones = "[    0.000000] Initmem setup node 0 [mem 0x0000000040000000-0x000000013fffffff]"
+    too_big = "numa=fake=8G ignored: the node size exceeds the memory; booting without NUMA emulation"
     qemu32 = fw2.format(a="3G", b="1G")
     qemu22 = fw2.format(a="2G", b="2G")
     cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
@@ -1277,8 +1284,10 @@ def selftest():
         ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
-        ("no option: the CMA area reserved once the nodes are registered", case(cmdline="", expect="none"),
-         report(flat(1), fakes=[node_data], reserved="after")),
+        ("no option: the CMA area reserved once the zones are set up", case(cmdline="", expect="none"),
+         report(flat(1), fakes=[zones], reserved="after")),
+        ("a size the split refused: the CMA area reserved before the nodes are registered",
+         case(cmdline="numa=fake=8G", expect="none"), report(flat(1), fakes=[node_data], extra=[too_big])),
         ("no option: arch_numa's own fallback line is no 'Faking node' line", case(cmdline="", expect="none"),
          report(flat(1), extra=["[    0.000000] NUMA: Faking a node at [mem 0x0000000040000000-0x000000013fffffff]"])),
         ("two firmware nodes 3G+1G, 3+1", case(qemu=qemu32), report(two((3, 1), 3 * G, G))),
@@ -1528,8 +1537,11 @@ def selftest():
         ("log: no 'Faking node' line at all", "no 'Faking node' line", case(), report(flat(4), fakes=[])),
         ("reserve: a split with the CMA area reserved once the nodes exist", "the default CMA area is reserved after the split",
          case(), report(flat(4), reserved="after")),
-        ("reserve: no option, the CMA area reserved before the nodes are registered", "before the nodes are registered",
-         case(cmdline="", expect="none"), report(flat(1), fakes=[node_data])),
+        ("reserve: no option, the CMA area reserved before the zones are set up", "before the zones are set up",
+         case(cmdline="", expect="none"), report(flat(1), fakes=[zones])),
+        ("reserve: a size the split refused, the CMA area reserved once the nodes are registered",
+         "after the nodes are registered", case(cmdline="numa=fake=8G", expect="none"),
+         report(flat(1), fakes=[node_data], reserved="after", extra=[too_big])),
         ("reserve: numa=fake=1 with the crash kernel reserved before its node", "the crash kernel is reserved before the split",
          case(cmdline="numa=fake=1 crashkernel=256M", expect="count=1"),
          report(flat(1), fakes=faking(flat(1)), reserved="before",
