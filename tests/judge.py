@@ -39,8 +39,9 @@ that follow from the rules alone, never from the algorithm:
             the option asks for one (a size, or more nodes than one),
             after numa=fake=1's node (as without the option), and
             without emulation asked for after the zones are set up (as
-            by the unpatched kernel); no reservation failed; the log's reservations before the split
-            that the case does not explain stay under a bound
+            by the unpatched kernel); no reservation failed; the log's
+            reservations before the split that the case does not explain
+            stay under a bound
   log       no WARNING/BUG/Oops/panic/OOM; expected lines present once; a
             cut request logged with a cap that holds and the rules' figures
 
@@ -726,23 +727,25 @@ def properties(m, g, expect, slack):
     # the split when the option asks for one (a size, or more nodes than
     # one); numa=fake=1 (or 1U) splits nothing and reserves as without the
     # option, after its nodes are made.
-    # Without emulation asked for (no option, numa=off, an option refused
-    # as it is read) they are made once the zones are set up (the last
-    # "Initmem setup node" line), as by the unpatched kernel; a request the
-    # split refuses (a size above the memory, no memory for the layout)
-    # made them before the nodes were registered (their NODE_DATA lines).
-    made = [("the crash kernel", r"crashkernel(?: reserved:|: reserved) 0x")]
+    def line_of(rx):
+        return next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)
+
+    made = [("the crash kernel", line_of(r"crashkernel(?: reserved:|: reserved) 0x"))]
     if m.late_pool:
-        made.append(("the default CMA area", r"cma: Reserved \d+ MiB at"))
-    made = [(what, next((i for i, ln in enumerate(g.lines) if re.search(rx, ln)), None)) for what, rx in made]
-    first_fake = next((i for i, ln in enumerate(g.lines) if re.search(r"NUMA: Faking node \d", ln)), None)
+        made.append(("the default CMA area", line_of(r"cma: Reserved \d+ MiB at")))
+    first_fake = line_of(r"NUMA: Faking node \d")
     if first_fake is not None and mode != "none":
         split = mode.startswith("size=") or int(mode[6:].rstrip("U")) > 1
         for what, at in made:
             if at is not None and (at < first_fake) != split:
                 yield "reserve", (f"{what} is reserved {'after' if split else 'before'} the split, which"
                                   f" {'the option asks for' if split else 'numa=fake=1 does not ask for'}")
-    registered = next((i for i, ln in enumerate(g.lines) if "NUMA: NODE_DATA [mem" in ln), None)
+    # Without emulation asked for (no option, numa=off, an option refused
+    # as it is read) they are made once the zones are set up (the last
+    # "Initmem setup node" line), as by the unpatched kernel; a request the
+    # split refuses (a size above the memory, no memory for the layout)
+    # made them before the nodes were registered (their NODE_DATA lines).
+    registered = line_of(r"NUMA: NODE_DATA \[mem")
     zones = [i for i, ln in enumerate(g.lines) if re.search(r"\] Initmem setup node \d", ln)]
     at_split = re.search(r"numa=fake=\S* ignored: (?:the node size exceeds the memory|out of memory for the layout);",
                          g.text)
