@@ -18,7 +18,7 @@ help:
 	@echo "make guide      the Raspberry Pi 5 guide's steps, rehearsed on a Raspberry Pi OS stand-in (docs/pi5.md)"
 	@echo "make clients    the tools people run (lstopo, atop, numactl...) on the stand-in"
 	@echo "make mutants    every plausible defect of tests/mutants.txt; writes results/mutants.md"
-	@echo "make mutants-sweep  mechanical mutants of the splitter (tests/sweep.py); writes results/mutants-sweep.md (hours)"
+	@echo "make mutants-sweep  mechanical mutants of the series' code (tests/sweep.py); writes results/mutants-sweep.md (hours)"
 	@echo "make bench      what a fake node costs, side by side with mainline 6.12; writes results/bench.md"
 	@echo "make compare    the same matrix and clients on mainline 6.12's emulation"
 	@echo "make fresh      the README as a new user, in a debootstrap root (FRESH_CHECK=1: make check too)"

@@ -26,12 +26,13 @@ def cell(s):
     return s.replace("|", "\\|")
 
 
-print("# Mechanical mutants of the splitter\n")
+print("# Mechanical mutants of the series' code\n")
 print(f"Series `{series[0]}` (the last commit that changed `patches/`; `patches/` tree `{series[-1]}`), "
       "made by `make mutants-sweep`.\n")
 print("`tests/sweep.py` makes a mutant of every relational operator, `&&`/`||`, `+ 1`/`- 1`,")
 print("`min`/`max`, negation and early `continue`/`break`/`return` in")
-print("`drivers/base/numa_emulation.c`, all built into one kernel and switched on at boot")
+print("`drivers/base/numa_emulation.c` and in the lines the other patches add to `drivers/base/arch_numa.c`,")
+print("`mm/memory.c`, `mm/mempolicy.c`, `mm/mprotect.c` and `arch/arm64/mm/init.c`, all built into one kernel and switched on at boot")
 print("one at a time (`numa_emu_mutant=ID`), so every mutant compiles (none is invalid).")
 print("The KUnit suite sees each first; its survivors boot the cases of")
 print("`tests/sweep-cases.txt` that reach its code until one fails (the judge's properties and")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Mutants made mechanically over a C file, as one "mutant schemata" file.
+"""Mutants made mechanically over the series' C code, as "mutant schemata".
 
-Every mutant is compiled into the same object and switched on at boot by
+Every mutant is compiled into the kernel and switched on at boot by
 "numa_emu_mutant=ID" (0, the default: the series as it is), so one kernel
 build serves them all. Operators, in the conditions of if/while/for, in
 return values, right-hand sides and call statements:
@@ -11,20 +11,27 @@ return values, right-hand sides and call statements:
   + 1  - 1               swapped
   min( max(  min_t( max_t(   swapped
   !x                     the negation dropped
-and each continue, break or return inside a nested block skipped.
+and each continue, break or return inside a nested block skipped. Only
+the lines the series adds are mutated: all of a file it creates, its
+hunks in a file it changes.
 
 Usage:
-  sweep.py GEN SRC OUT LIST   write the schemata file OUT and the mutants
-                              (LIST: ID, KEY, function:line, what, and
-                              "boot" or "runtime" for an __init function or
-                              not; tab-separated)
-The kernel logs "numa_emu_mutant: reached LIST" at late_initcall: the
+  sweep.py GEN LIST ORIG OUT FILE...
+      ORIG/FILE is the file as the series leaves it, ORIG/FILE.added the
+      numbers of the lines the series adds to it (one a line); OUT/FILE
+      gets the schemata. The first FILE holds the switch, the others
+      refer to it. LIST gets the mutants: ID, KEY, where, what, and
+      "boot" or "runtime" for an __init function or not (tab-separated).
+The kernel logs "numa_emu_mutant: reached LIST" at late_initcall and
+"numa_emu_mutant: reached by power-off LIST" when it powers off: the
 mutants whose code ran (with none on) up to then.
-Each mutant's KEY (function/hash of its statement and change) stays the
-same while its statement does: tests/sweep-equivalent.txt names
-equivalent mutants by it.
+Each mutant's KEY (function/hash of its statement and change, the file's
+path before it outside the first FILE) stays the same while its statement
+does: tests/sweep-equivalent.txt names equivalent mutants by it.
 """
+import bisect
 import hashlib
+import os
 import re
 import sys
 
@@ -199,30 +206,40 @@ def functions(text):
         yield m.group(1), m.end(), end + 1, "__init" in head
 
 
-def gen(src):
-    text = open(src).read()
+def gen(text, added, first, prefix):
+    """The schemata of one file and its mutants (IDs from first on), each
+    a mutation of a line in added."""
     mask = code_mask(text)
     edits = {}          # (start, end) of a site -> (kind, [(id, new text)])
     muts = []
     pp = {m.start() for m in re.finditer(r"^[ \t]*#", text, re.M)}
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(i):
+        return bisect.bisect_right(starts, i)
+
     for fname, lo, hi, boot in functions(text):
+        if not any(line(lo) <= n <= line(hi) for n in added):
+            continue
         for kind, s, e in statements(text, mask, lo, hi):
             body = text[s:e]
             if any(s <= k < e for k in pp):
                 continue
-            line = text.count("\n", 0, s) + 1
             found = []
             if kind == "jump":
-                found.append(("", f"'{' '.join(body.split())[:40]}' skipped"))
+                if line(s) in added:
+                    found.append(("", f"'{' '.join(body.split())[:40]}' skipped"))
             else:
                 for a, b, r, what in variants(text, mask, s, e):
-                    found.append((text[s:a] + r + text[b:e], what))
+                    if line(a) in added:
+                        found.append((text[s:a] + r + text[b:e], what))
             for new, what in found:
+                mid = first + len(muts)
                 key = hashlib.sha1(f"{' '.join(body.split())}|{what}".encode()).hexdigest()[:8]
-                muts.append((len(muts) + 1, f"{fname}/{key}", f"{fname}:{line}", f"{what}: {' '.join(body.split())[:70]}",
-                             "boot" if boot else "runtime"))
+                muts.append((mid, f"{prefix}{fname}/{key}", f"{prefix}{fname}:{line(s)}",
+                             f"{what}: {' '.join(body.split())[:70]}", "boot" if boot else "runtime"))
                 # A skipped jump is the statement replaced by nothing.
-                edits.setdefault((s, e), ("stmt" if kind == "jump" else kind, []))[1].append((len(muts), new))
+                edits.setdefault((s, e), ("stmt" if kind == "jump" else kind, []))[1].append((mid, new))
     out = []
     pos = 0
     for (s, e), (kind, alts) in sorted(edits.items()):
@@ -236,40 +253,74 @@ def gen(src):
         out.append(text[pos:s] + repl)
         pos = e
     out.append(text[pos:])
-    body = "".join(out)
+    return "".join(out), muts
+
+
+def with_prelude(body, prelude):
+    """body with prelude after its last #include before its first function."""
     first_fn = re.search(r"^(?![\s/*#])[\w \t*]*?\b\w+\([^;{]*?\)\n\{\n", body, re.M).start()
     last_inc = max(m.end() for m in re.finditer(r"^#include [^\n]*\n", body[:first_fn], re.M))
-    prelude = ("\n/* Mutant schemata (tests/sweep.py): numa_emu_mutant=ID switches one on. */\n"
-               "static int numa_emu_mutant __read_mostly;\n"
-               "static int __init numa_emu_mutant_param(char *s)\n"
-               "{\n\treturn kstrtoint(s, 10, &numa_emu_mutant);\n}\n"
-               "early_param(\"numa_emu_mutant\", numa_emu_mutant_param);\n"
-               # Which mutants' sites ran (with none on): each boot case
-               # then runs only the mutants whose code it reaches.
-               f"static unsigned long numa_emu_reached[BITS_TO_LONGS({len(muts) + 1})];\n"
-               "#define NUMA_EMU_M(id) \\\n"
-               "\t(__set_bit(id, numa_emu_reached), unlikely(numa_emu_mutant == (id)))\n"
-               "static int __init numa_emu_reached_show(void)\n{\n"
-               f"\tpr_info(\"numa_emu_mutant: reached %*pbl\\n\", {len(muts) + 1}, numa_emu_reached);\n"
-               "\treturn 0;\n}\nlate_initcall(numa_emu_reached_show);\n")
-    return body[:last_inc] + prelude + body[last_inc:], muts
+    return body[:last_inc] + prelude + body[last_inc:]
+
+
+def preludes(n):
+    """The first file's prelude (the switch, and which mutants' sites ran,
+    for n mutants) and the others'."""
+    # Set once, atomically: the sites in mm/ run on every CPU at once.
+    use = ("#define NUMA_EMU_M(id) \\\n"
+           "\t((void)(test_bit(id, numa_emu_reached) || (set_bit(id, numa_emu_reached), 0)), \\\n"
+           "\t unlikely(numa_emu_mutant == (id)))\n")
+    show = f"pr_info(\"numa_emu_mutant: reached%s %*pbl\\n\", when, {n + 1}, numa_emu_reached);"
+    first = ("\n/* Mutant schemata (tests/sweep.py): numa_emu_mutant=ID switches one on. */\n"
+             "#include <linux/reboot.h>\n"
+             "int numa_emu_mutant __read_mostly;\n"
+             "static int __init numa_emu_mutant_param(char *s)\n"
+             "{\n\treturn kstrtoint(s, 10, &numa_emu_mutant);\n}\n"
+             "early_param(\"numa_emu_mutant\", numa_emu_mutant_param);\n"
+             # Which mutants' sites ran (with none on): each boot case
+             # then runs only the mutants whose code it reaches.
+             f"unsigned long numa_emu_reached[BITS_TO_LONGS({n + 1})];\n" + use +
+             "static void numa_emu_reached_log(const char *when)\n{\n\t" + show + "\n}\n"
+             "static int numa_emu_reached_off(struct notifier_block *nb, unsigned long action, void *data)\n"
+             "{\n\tnuma_emu_reached_log(\" by power-off\");\n\treturn NOTIFY_DONE;\n}\n"
+             "static struct notifier_block numa_emu_reached_nb = {\n"
+             "\t.notifier_call = numa_emu_reached_off,\n};\n"
+             "static int __init numa_emu_reached_show(void)\n{\n"
+             "\tnuma_emu_reached_log(\"\");\n"
+             "\treturn register_reboot_notifier(&numa_emu_reached_nb);\n"
+             "}\nlate_initcall(numa_emu_reached_show);\n")
+    other = ("\n/* Mutant schemata (tests/sweep.py): the switch is in the first file. */\n"
+             "extern int numa_emu_mutant;\nextern unsigned long numa_emu_reached[];\n" + use)
+    return first, other
 
 
 def main():
-    if sys.argv[1:2] != ["GEN"] or len(sys.argv) != 5:
+    if sys.argv[1:2] != ["GEN"] or len(sys.argv) < 6:
         sys.exit(__doc__)
-    schemata, muts = gen(sys.argv[2])
+    lst, orig, out, files = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+    bodies, muts = [], []
+    for k, name in enumerate(files):
+        text = open(os.path.join(orig, name)).read()
+        try:
+            added = {int(x) for x in open(os.path.join(orig, name) + ".added").read().split()}
+        except FileNotFoundError:
+            added = set(range(1, text.count("\n") + 2))
+        body, m = gen(text, added, len(muts) + 1, "" if k == 0 else name + ":")
+        bodies.append(body)
+        muts += m
+        print(f"{len(m)} mutants in {name}")
+    first, other = preludes(len(muts))
+    for k, (name, body) in enumerate(zip(files, bodies)):
+        open(os.path.join(out, name), "w").write(with_prelude(body, first if k == 0 else other))
     keys = [k for _, k, _, _, _ in muts]
     dup = {k for k in keys if keys.count(k) > 1}
-    open(sys.argv[3], "w").write(schemata)
-    with open(sys.argv[4], "w") as f:
+    with open(lst, "w") as f:
         for i, key, where, what, when in muts:
             # Two mutants of one statement with the same change (the same
             # operator twice in it): told apart by their order.
             if key in dup:
                 key += f".{sum(1 for j, k, _, _, _ in muts if k == key and j <= i)}"
             f.write(f"{i}\t{key}\t{where}\t{what}\t{when}\n")
-    print(f"{len(muts)} mutants in {sys.argv[2]}")
 
 
 if __name__ == "__main__":

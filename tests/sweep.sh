@@ -1,11 +1,13 @@
 #!/bin/bash
-# make mutants-sweep: mutants made mechanically over the splitter
-# (tests/sweep.py: every relational operator, && and ||, + 1 and - 1, min
-# and max, a negation, an early continue, break or return), all built into
-# one kernel and each switched on at boot with numa_emu_mutant=ID. The KUnit
-# suite sees each first (one build, one boot per mutant); its survivors boot
-# those cases of tests/sweep-cases.txt that reach their code (a kernel for
-# each page size), in order, until one fails. A survivor named in
+# make mutants-sweep: mutants made mechanically over the series' code (the
+# splitter, and the lines patches 1 and 3-6 add to arch_numa.c, mm/ and
+# arm64's init.c; tests/sweep.py: every relational operator, && and ||,
+# + 1 and - 1, min and max, a negation, an early continue, break or
+# return), all built into one kernel and each switched on at boot with
+# numa_emu_mutant=ID. The KUnit suite sees each first (one build, one boot
+# per mutant); its survivors boot those cases of tests/sweep-cases.txt that
+# reach their code (a kernel for each page size, UEFI/ACPI and riscv64), in
+# order, until one fails. A survivor named in
 # tests/sweep-equivalent.txt is equivalent (the reason is given there)
 # and is not booted.
 # Writes results/mutants-sweep.md on a full run. A run stopped part way
@@ -15,10 +17,12 @@
 # KUnit only; either way the report stays in build/results)
 . "$(dirname "$0")/../scripts/lib.sh"
 RES=$BUILD/results
-src=drivers/base/numa_emulation.c
+# The files the series adds code to (the splitter first: it holds the switch).
+srcs=(drivers/base/numa_emulation.c drivers/base/arch_numa.c mm/memory.c mm/mempolicy.c mm/mprotect.c
+	arch/arm64/mm/init.c)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" >&2
-git -C "$TREE" diff --quiet HEAD -- "$src" || die "$TREE has uncommitted changes in $src"
+git -C "$TREE" diff --quiet HEAD -- "${srcs[@]}" || die "$TREE has uncommitted changes in ${srcs[*]}"
 # A run stopped part way is continued: the verdicts already reached are
 # kept, KUnit's under a key of what decides them (the kernel's source, the
 # mutants, the configs, the compiler), the boots' under one of the rig and
@@ -40,10 +44,15 @@ mkdir -p "$LOGS" "$BOOTS" "$RES"
 [ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(find "$BOOTS" -name 'b-*' | wc -l) boots kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
-restore() { git -C "$TREE" checkout -q HEAD -- "$src"; }
+restore() { git -C "$TREE" checkout -q HEAD -- "${srcs[@]}"; }
 trap restore EXIT
-git -C "$TREE" show "HEAD:$src" >"$LOGS/orig.c"
-python3 "$TOP/tests/sweep.py" GEN "$LOGS/orig.c" "$TREE/$src" "$LOGS/list" >&2
+for f in "${srcs[@]}"; do # each file as the series leaves it, and the lines it adds
+	mkdir -p "$LOGS/orig/$(dirname "$f")"
+	git -C "$TREE" show "HEAD:$f" >"$LOGS/orig/$f"
+	git -C "$TREE" diff -U0 base HEAD -- "$f" | awk '/^@@/ { split($3, a, ","); n = a[2] == "" ? 1 : a[2]
+		for (i = 0; i < n; i++) print substr(a[1], 2) + i }' >"$LOGS/orig/$f.added"
+done
+python3 "$TOP/tests/sweep.py" GEN "$LOGS/list" "$LOGS/orig" "$TREE" "${srcs[@]}" >&2
 ids=${SWEEP_IDS:-$(cut -f1 "$LOGS/list")}
 t_all=$(date +%s)
 
@@ -70,19 +79,23 @@ for id in $ids; do
 done
 say "KUnit: $(($(wc -w <<<"$ids") - ${#survivors[@]})) of $(wc -w <<<"$ids") mutants killed; ${#survivors[@]} go on to boot"
 
-# Boots: the 4K, 16K and 64K kernels with the schemata. The control (no mutant on)
-# boots every case and logs which mutants' code each case reaches; each
-# survivor of KUnit boots the cases that reach it (a mutant in a function
-# that also runs after boot, every case), two at a time, in order, until
-# one fails. A boot's log is kept (ID/b-CASE-KEY, KEY from the case's
+# Boots: the 4K, 16K and 64K kernels, the UEFI/ACPI and the riscv64 one,
+# with the schemata. The control (no mutant on) boots every case and logs
+# which mutants' code each case reached by the time the guest powered off;
+# each survivor of KUnit boots the cases that reach it, two at a time, in
+# order, until one fails. A boot's log is kept (ID/b-CASE-KEY, KEY from the case's
 # line) and judged again when the judge changes (ID/v-CASE-KEY-JUDGE).
 if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	: >"$BOOTS/images"
-	for p in 16k 4k 64k; do
-		img=$(OUT_TAG=-sweep PAGES=$p VARIANT=emu "$TOP/scripts/build.sh" 2>"$BOOTS/build-$p.log") ||
-			die "the schemata kernel with $p pages does not build ($BOOTS/build-$p.log)"
-		echo "$p-emu $img" >>"$BOOTS/images"
+	for k in 16k-emu 4k-emu 64k-emu 16k-acpi rv-emu; do
+		arch=arm64 p=${k%-*}
+		[ "$k" != rv-emu ] || arch=riscv64 p=4k
+		img=$(RIG_ARCH=$arch OUT_TAG=-sweep PAGES=$p VARIANT=${k#*-} "$TOP/scripts/build.sh" 2>"$BOOTS/build-$k.log") ||
+			die "the schemata kernel $k does not build ($BOOTS/build-$k.log)"
+		echo "$k $img" >>"$BOOTS/images"
 	done
+	rvksft=$(RIG_ARCH=riscv64 "$TOP/scripts/kselftest.sh")
+	RIG_ARCH=riscv64 GUEST_EXTRA=$rvksft "$TOP/scripts/initramfs.sh" >/dev/null
 	mapfile -t cases < <(grep -v '^#' "$TOP/tests/sweep-cases.txt" | awk 'NF { print $1 }')
 	declare -A ckey
 	for c in "${cases[@]}"; do
@@ -139,20 +152,20 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	fi
 	declare -A reach
 	for c in "${cases[@]}"; do
-		r=$(sed -n 's/.*numa_emu_mutant: reached //p' "$BOOTS/0/boot-$c.log" | head -1)
-		[ -n "$r" ] || die "the control's boot of $c does not say which mutants it reaches"
+		r=$(sed -n 's/.*numa_emu_mutant: reached by power-off //p' "$BOOTS/0/boot-$c.log" | tail -1)
+		[ -n "$r" ] || die "the control's boot of $c does not say which mutants it reached by power-off"
 		reach[$c]=" "
 		for x in ${r//,/ }; do reach[$c]+="$(seq -s ' ' "${x%-*}" "${x#*-}") "; done
 	done
 	say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
 	for id in "${survivors[@]}"; do
-		IFS=$'\t' read -r _ key _ _ when < <(grep -P "^$id\t" "$LOGS/list")
+		IFS=$'\t' read -r _ key _ _ _ < <(grep -P "^$id\t" "$LOGS/list")
 		rm -f "$BOOTS/boots-$id"
 		# One shown equivalent (tests/sweep-equivalent.txt) is not booted.
 		! grep -qP "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" || continue
 		mine=()
 		for c in "${cases[@]}"; do
-			if [ "$when" = runtime ] || [[ ${reach[$c]} == *" $id "* ]]; then mine+=("$c"); fi
+			[[ ${reach[$c]} != *" $id "* ]] || mine+=("$c")
 		done
 		[ ${#mine[@]} = 0 ] || boots "$id" "$BOOTS/boots-$id" "${mine[@]}"
 	done
