@@ -22,16 +22,19 @@ srcs=(drivers/base/numa_emulation.c drivers/base/arch_numa.c mm/memory.c mm/memp
 	arch/arm64/mm/init.c)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" >&2
-git -C "$TREE" diff --quiet HEAD -- "${srcs[@]}" || die "$TREE has uncommitted changes in ${srcs[*]}"
+# An index past one of the splitter's arrays traps (an Oops), as with
+# UBSAN_BOUNDS, without a configuration that would compile every file anew.
+mk=drivers/base/Makefile bounds='CFLAGS_numa_emulation.o += -fsanitize=bounds -fsanitize-undefined-trap-on-error'
+git -C "$TREE" diff --quiet HEAD -- "${srcs[@]}" "$mk" || die "$TREE has uncommitted changes in ${srcs[*]} $mk"
 # A run stopped part way is continued: the verdicts already reached are
 # kept, KUnit's under a key of what decides them (the kernel's source, the
-# mutants, the configs, the compiler), the boots' under one of the rig and
+# mutants, the configs and the bounds flag, the compiler), the boots' under one of the rig and
 # the kselftest as well (the scripts, the guests), and each boot's under
 # its case's line in tests/matrix.txt too, so a change of the rig or of the
 # series' documentation keeps KUnit's verdicts, a case added or changed
 # boots only that case, and a change of the judge judges the kept logs again.
 kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
-	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
+	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; echo "$bounds"; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
 bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
 	cat "$TOP"/tests/sweep.sh "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
 	"$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
@@ -41,10 +44,10 @@ BOOTS=$LOGS/boots-$bkey
 find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$kkey" -exec rm -rf {} +
 [ ! -d "$LOGS" ] || find "$LOGS" -maxdepth 1 -name 'boots-*' -type d ! -name "boots-$bkey" -exec rm -rf {} +
 mkdir -p "$LOGS" "$BOOTS" "$RES"
-[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(ls "$LOGS" | grep -c '^kunit-[0-9]*\.rc$') KUnit and $(find "$BOOTS" -name 'b-*' | wc -l) boots kept)"
+[ ! -e "$LOGS/list" ] || say "continuing the run in $LOGS ($(find "$LOGS" -maxdepth 1 -name 'kunit-[0-9]*.rc' | wc -l) KUnit and $(find "$BOOTS" -name 'b-*' | wc -l) boots kept)"
 ksft=$("$TOP/scripts/kselftest.sh")
 GUEST_EXTRA=$ksft "$TOP/scripts/initramfs.sh" >/dev/null
-restore() { git -C "$TREE" checkout -q HEAD -- "${srcs[@]}"; }
+restore() { git -C "$TREE" checkout -q HEAD -- "${srcs[@]}" "$mk"; }
 trap restore EXIT
 for f in "${srcs[@]}"; do # each file as the series leaves it, and the lines it adds
 	mkdir -p "$LOGS/orig/$(dirname "$f")"
@@ -53,6 +56,7 @@ for f in "${srcs[@]}"; do # each file as the series leaves it, and the lines it 
 		for (i = 0; i < n; i++) print substr(a[1], 2) + i }' >"$LOGS/orig/$f.added"
 done
 python3 "$TOP/tests/sweep.py" GEN "$LOGS/list" "$LOGS/orig" "$TREE" "${srcs[@]}" >&2
+echo "$bounds" >>"$TREE/$mk"
 ids=${SWEEP_IDS:-$(cut -f1 "$LOGS/list")}
 t_all=$(date +%s)
 
