@@ -2,7 +2,7 @@
 """The sweep's report: build/results/mutants-sweep.md from sweep.sh's lines.
 
 Usage: sweep-report.py SWEEP_OUT TOTAL_SECONDS
-Lines (tab-separated): ID, KEY, function:line, what, KILLED|SURVIVED|
+Lines (tab-separated): ID, KEY, [file:]function:line, what, KILLED|SURVIVED|
 EQUIVALENT, layer (kunit, boot or -), detail. tests/sweep-open.txt says
 what would tell each open survivor apart (key, a tab, the note).
 """
@@ -32,7 +32,8 @@ print(f"Series `{series[0]}` (the last commit that changed `patches/`; `patches/
 print("`tests/sweep.py` makes a mutant of every relational operator, `&&`/`||`, `+ 1`/`- 1`,")
 print("`min`/`max`, negation and early `continue`/`break`/`return` in")
 print("`drivers/base/numa_emulation.c` and in the lines the other patches add to `drivers/base/arch_numa.c`,")
-print("`mm/memory.c`, `mm/mempolicy.c`, `mm/mprotect.c` and `arch/arm64/mm/init.c`, all built into one kernel and switched on at boot")
+print("`mm/memory.c`, `mm/mempolicy.c`, `mm/mprotect.c`, `arch/arm64/mm/init.c` and `arch/riscv/mm/init.c`,")
+print("all built into the sweep's kernels and switched on at boot")
 print("one at a time (`numa_emu_mutant=ID`), so every mutant compiles (none is invalid).")
 print("The KUnit suite sees each first; its survivors boot the cases of")
 print("`tests/sweep-cases.txt` that reach its code until one fails (the judge's properties and")

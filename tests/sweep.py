@@ -306,6 +306,8 @@ def main():
         except FileNotFoundError:
             added = set(range(1, text.count("\n") + 2))
         body, m = gen(text, added, len(muts) + 1, "" if k == 0 else name + ":")
+        if not m:
+            sys.exit(f"no mutant in {name}: the series adds no code there any more?")
         bodies.append(body)
         muts += m
         print(f"{len(m)} mutants in {name}")

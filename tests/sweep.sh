@@ -1,9 +1,9 @@
 #!/bin/bash
 # make mutants-sweep: mutants made mechanically over the series' code (the
-# splitter, and the lines patches 1 and 3-6 add to arch_numa.c, mm/ and
-# arm64's init.c; tests/sweep.py: every relational operator, && and ||,
+# splitter, and the lines patches 1 and 3-7 add to arch_numa.c, mm/ and
+# the arm64 and riscv init.c; tests/sweep.py: every relational operator, && and ||,
 # + 1 and - 1, min and max, a negation, an early continue, break or
-# return), all built into one kernel and each switched on at boot with
+# return), all built into the kernels and each switched on at boot with
 # numa_emu_mutant=ID. The KUnit suite sees each first (one build, one boot
 # per mutant); its survivors boot those cases of tests/sweep-cases.txt that
 # reach their code (a kernel for each page size, UEFI/ACPI and riscv64), in
@@ -15,11 +15,12 @@
 # each case, so a case added to the sweep boots only that case).
 # Usage: sweep.sh   (SWEEP_IDS="3 17 40": only these mutants; SWEEP_BOOTS=0:
 # KUnit only; either way the report stays in build/results)
+RIG_ARCH=arm64 # the riscv64 kernel is built below
 . "$(dirname "$0")/../scripts/lib.sh"
 RES=$BUILD/results
 # The files the series adds code to (the splitter first: it holds the switch).
 srcs=(drivers/base/numa_emulation.c drivers/base/arch_numa.c mm/memory.c mm/mempolicy.c mm/mprotect.c
-	arch/arm64/mm/init.c)
+	arch/arm64/mm/init.c arch/riscv/mm/init.c)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/tree.sh" >&2
 # An index past one of the splitter's arrays traps (an Oops), as with
@@ -34,11 +35,12 @@ git -C "$TREE" diff --quiet HEAD -- "${srcs[@]}" "$mk" || die "$TREE has uncommi
 # series' documentation keeps KUnit's verdicts, a case added or changed
 # boots only that case, and a change of the judge judges the kept logs again.
 kkey=$( (git -C "$TREE" ls-tree HEAD | grep -v -P '\t(tools|Documentation)$'
-	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; echo "$bounds"; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
+	cat "$TOP"/tests/sweep.py "$TOP"/configs/*; echo "${srcs[*]} $bounds"; "${CROSS_COMPILE}gcc" --version) | sha1sum | cut -c1-16)
 bkey=$( (echo "$kkey"; git -C "$TREE" rev-parse HEAD:tools/testing/selftests/numa_emu
 	cat "$TOP"/tests/sweep.sh "$TOP"/tests/dt-variants.txt "$TOP"/tests/dtvariant.py \
 	"$TOP"/tests/matrix.sh "$TOP"/scripts/* "$TOP"/guest/*
-	qemu-system-aarch64 --version) | sha1sum | cut -c1-16)
+	qemu-system-aarch64 --version; qemu-system-riscv64 --version; dpkg-query -W qemu-efi-aarch64 opensbi) |
+	sha1sum | cut -c1-16)
 LOGS=$BUILD/logs/sweep-$kkey
 BOOTS=$LOGS/boots-$bkey
 find "$BUILD/logs" -maxdepth 1 -name 'sweep-*' ! -name "sweep-$kkey" -exec rm -rf {} +
@@ -52,7 +54,7 @@ trap restore EXIT
 for f in "${srcs[@]}"; do # each file as the series leaves it, and the lines it adds
 	mkdir -p "$LOGS/orig/$(dirname "$f")"
 	git -C "$TREE" show "HEAD:$f" >"$LOGS/orig/$f"
-	git -C "$TREE" diff -U0 base HEAD -- "$f" | awk '/^@@/ { split($3, a, ","); n = a[2] == "" ? 1 : a[2]
+	git -C "$TREE" diff --no-ext-diff --no-color --inter-hunk-context=0 -U0 base HEAD -- "$f" | awk '/^@@/ { split($3, a, ","); n = a[2] == "" ? 1 : a[2]
 		for (i = 0; i < n; i++) print substr(a[1], 2) + i }' >"$LOGS/orig/$f.added"
 done
 python3 "$TOP/tests/sweep.py" GEN "$LOGS/list" "$LOGS/orig" "$TREE" "${srcs[@]}" >&2
