@@ -993,6 +993,10 @@ def judge(a, text):
             errors.append("nomigrate: no NUMA hint faults, balancing was not active")
         elif int(vm.get("numa_pages_migrated", 0)):
             errors.append(f"balancing migrated {vm['numa_pages_migrated']} pages between fake nodes of one physical node")
+        elif vm.get("numa_hint_faults_local") != vm["numa_hint_faults"]:
+            # A fault on a fake sibling's page is as local as on its own node's.
+            errors.append(f"nomigrate: {vm.get('numa_hint_faults_local', 'no')} of {vm['numa_hint_faults']} NUMA hint"
+                          " faults counted local, yet every page lies on the workers' physical node")
     # migrate: numaload's workers run on the CPUs of one physical node
     # (oncpus.sh) and placed every page of their buffer on nodes of another
     # (move_pages); balancing brought some back to the workers' node.
@@ -1010,6 +1014,9 @@ def judge(a, text):
         elif moved.group(1) != moved.group(2) or placed & home or -1 in placed | home:
             errors.append(f"migrate: the buffer was not all placed on another physical node than its workers'"
                           f" ({moved.group(0)[13:]}; workers on physical nodes {sorted(home)})")
+        elif int(vm.get("numa_hint_faults_local", 0)) >= int(vm.get("numa_hint_faults", 0)):
+            errors.append(f"migrate: every NUMA hint fault counted local ({vm.get('numa_hint_faults_local')} of"
+                          f" {vm.get('numa_hint_faults')}), yet the buffer lay on another physical node")
         elif not int(vm.get("numa_pages_migrated", 0)) or not back:
             errors.append(f"migrate: balancing moved no page to the workers' physical node"
                           f" ({int(vm.get('numa_hint_faults', 0))} hint faults,"
@@ -1273,11 +1280,12 @@ def selftest():
     cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
     mb = "[    0.000000] memblock_reserve: [0x{:016x}-0x{:016x}] arm64_memblock_init+0x15c/0x1f8"
     ok_mb = [mb.format(G + 2 * MiB, G + 20 * MiB)]
-    def load_remote(nodes, shared, migrated):
+    def load_remote(nodes, shared, migrated, local=30000):
         """numaload siblings on CPUs 0-1, its buffer placed over @nodes."""
         return ["RIG numaload cpu-node 0:0 1:0 2:1 3:1", f"RIG numaload moved 8192 of 8192 pages over nodes {nodes}",
                 "RIG numaload cpus 0 1", f"RIG numaload pages shared {shared}",
-                f"RIG numaload vmstat numa_hint_faults=40000 numa_pages_migrated={migrated}"]
+                f"RIG numaload vmstat numa_hint_faults=40000 numa_hint_faults_local={local}"
+                f" numa_pages_migrated={migrated}"]
 
     good = [
         ("numa=fake=1: the CMA area and crash kernel reserved after its one node, as without the option",
@@ -1286,6 +1294,8 @@ def selftest():
                 extra=["crashkernel reserved: 0x00000000ee000000 - 0x00000000fe000000 (256 MB)"] + ok_ksft)),
         ("two firmware nodes, balancing brings pages back", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000))),
+        ("fake siblings, balancing active, nothing moved, every fault local", case(expect="count=4 nomigrate"),
+         report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_hint_faults_local=40 numa_pages_migrated=0"])),
         ("flat count=4", case(), report(flat(4), extra=ok_ksft)),
         ("no option: the CMA area reserved once the zones are set up", case(cmdline="", expect="none"),
          report(flat(1), fakes=[zones], reserved="after")),
@@ -1440,6 +1450,12 @@ def selftest():
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=12 numa_pages_migrated=0"])),
         ("nomigrate: pages moved", "migrated 12 pages", case(expect="count=4 nomigrate"),
          report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_pages_migrated=12"])),
+        ("nomigrate: a fault on a fake sibling not local", "30 of 40 NUMA hint faults counted local",
+         case(expect="count=4 nomigrate"),
+         report(flat(4), extra=["RIG numaload vmstat numa_hint_faults=40 numa_hint_faults_local=30 numa_pages_migrated=0"])),
+        ("migrate: faults on the other physical node local", "every NUMA hint fault counted local",
+         case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000, local=40000))),
         ("migrate: no page moved", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "1:4096 3:4096", 0))),
         ("migrate: pages moved elsewhere", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
