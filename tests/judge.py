@@ -982,9 +982,10 @@ def judge(a, text):
             busy = [w for w in load.split()[3:] if re.match(r"numa_(hint_faults|pages_migrated|pte_updates)=[1-9]", w)]
             if busy:
                 errors.append("balancing was busy: " + " ".join(busy))
-    # nomigrate: balancing was active (hint faults) but moved no page; the
-    # workload runs on the CPUs of one physical node (oncpus.sh), so every
-    # move would be between fake nodes of that node.
+    # nomigrate: balancing was active (hint faults) but moved no page, and
+    # counted every fault local; the workload runs on the CPUs of one
+    # physical node (oncpus.sh), so every move would be between fake nodes
+    # of that node.
     if re.search(r"(?:^|\s)nomigrate(?:\s|$)", rest):
         vm = dict(re.findall(r"(numa_\w+)=(\d+)", load or ""))
         if not load:
