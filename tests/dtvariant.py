@@ -62,9 +62,6 @@ def apply(changes, mem, dts):
                         "\t\t\treusable;\n\t\t\tsize = <0x0 0x%x>;\n"
                         "\t\t\talloc-ranges = <%s>;\n\t\t\tlinux,cma-default;\n\t\t};\n"
                         % (int(float(size) * MiB), cells(s, e)))
-        elif key == "nonid":
-            s, _ = span(val + "+0", mem)
-            body.append("\tmemory@%x {\n\t\t/delete-property/ numa-node-id;\n\t};\n" % s)
         elif key == "cmafixed":
             s, e = span(val, mem)
             resv.append("\t\tlinux,cma@%x {\n\t\t\tcompatible = \"shared-dma-pool\";\n"
