@@ -20,8 +20,8 @@ Usage:
       ORIG/FILE is the file as the series leaves it, ORIG/FILE.added the
       numbers of the lines the series adds to it (one a line); OUT/FILE
       gets the schemata. The first FILE holds the switch, the others
-      refer to it. LIST gets the mutants: ID, KEY, where, what, and
-      "boot" or "runtime" for an __init function or not (tab-separated).
+      refer to it. LIST gets the mutants: ID, KEY, where and what
+      (tab-separated).
 The kernel logs "numa_emu_mutant: reached LIST" at late_initcall and
 "numa_emu_mutant: reached by power-off LIST" when it powers off: the
 mutants whose code ran (with none on) up to then.
@@ -198,12 +198,10 @@ def statements(text, mask, lo, hi):
 
 
 def functions(text):
-    """(name, body start, body end, whether it runs at boot only) of each
-    function definition."""
+    """(name, body start, body end) of each function definition."""
     for m in re.finditer(r"^(?![\s/*#])[\w \t*]*?\b(\w+)\([^;{]*?\)\n\{\n", text, re.M):
         end = text.index("\n}\n", m.end())
-        head = text[text.rfind("\n", 0, m.start() - 1) + 1:m.end()]  # with the line before
-        yield m.group(1), m.end(), end + 1, "__init" in head
+        yield m.group(1), m.end(), end + 1
 
 
 def gen(text, added, first, prefix):
@@ -218,7 +216,7 @@ def gen(text, added, first, prefix):
     def line(i):
         return bisect.bisect_right(starts, i)
 
-    for fname, lo, hi, boot in functions(text):
+    for fname, lo, hi in functions(text):
         if not any(line(lo) <= n <= line(hi) for n in added):
             continue
         for kind, s, e in statements(text, mask, lo, hi):
@@ -237,7 +235,7 @@ def gen(text, added, first, prefix):
                 mid = first + len(muts)
                 key = hashlib.sha1(f"{' '.join(body.split())}|{what}".encode()).hexdigest()[:8]
                 muts.append((mid, f"{prefix}{fname}/{key}", f"{prefix}{fname}:{line(s)}",
-                             f"{what}: {' '.join(body.split())[:70]}", "boot" if boot else "runtime"))
+                             f"{what}: {' '.join(body.split())[:70]}"))
                 # A skipped jump is the statement replaced by nothing.
                 edits.setdefault((s, e), ("stmt" if kind == "jump" else kind, []))[1].append((mid, new))
     out = []
@@ -301,10 +299,7 @@ def main():
     bodies, muts = [], []
     for k, name in enumerate(files):
         text = open(os.path.join(orig, name)).read()
-        try:
-            added = {int(x) for x in open(os.path.join(orig, name) + ".added").read().split()}
-        except FileNotFoundError:
-            added = set(range(1, text.count("\n") + 2))
+        added = {int(x) for x in open(os.path.join(orig, name) + ".added").read().split()}
         body, m = gen(text, added, len(muts) + 1, "" if k == 0 else name + ":")
         if not m:
             sys.exit(f"no mutant in {name}: the series adds no code there any more?")
@@ -314,15 +309,15 @@ def main():
     first, other = preludes(len(muts))
     for k, (name, body) in enumerate(zip(files, bodies)):
         open(os.path.join(out, name), "w").write(with_prelude(body, first if k == 0 else other))
-    keys = [k for _, k, _, _, _ in muts]
+    keys = [k for _, k, _, _ in muts]
     dup = {k for k in keys if keys.count(k) > 1}
     with open(lst, "w") as f:
-        for i, key, where, what, when in muts:
+        for i, key, where, what in muts:
             # Two mutants of one statement with the same change (the same
             # operator twice in it): told apart by their order.
             if key in dup:
-                key += f".{sum(1 for j, k, _, _, _ in muts if k == key and j <= i)}"
-            f.write(f"{i}\t{key}\t{where}\t{what}\t{when}\n")
+                key += f".{sum(1 for j, k, _, _ in muts if k == key and j <= i)}"
+            f.write(f"{i}\t{key}\t{where}\t{what}\n")
 
 
 if __name__ == "__main__":

@@ -165,7 +165,7 @@ if [ "${SWEEP_BOOTS:-1}" != 0 ]; then
 	done
 	say "control: the ${#cases[@]} sweep cases pass on the schemata kernel"
 	for id in "${survivors[@]}"; do
-		IFS=$'\t' read -r _ key _ _ _ < <(grep -P "^$id\t" "$LOGS/list")
+		IFS=$'\t' read -r _ key _ < <(grep -P "^$id\t" "$LOGS/list")
 		rm -f "$BOOTS/boots-$id"
 		# One shown equivalent (tests/sweep-equivalent.txt) is not booted.
 		! grep -qP "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" || continue
@@ -179,7 +179,7 @@ fi
 
 # Verdicts: ID, KEY, where, what, verdict, layer, detail.
 for id in $ids; do
-	IFS=$'\t' read -r _ key where what _ < <(grep -P "^$id\t" "$LOGS/list")
+	IFS=$'\t' read -r _ key where what < <(grep -P "^$id\t" "$LOGS/list")
 	equiv=$(grep -P "^\Q$key\E\t" "$TOP/tests/sweep-equivalent.txt" | cut -f2 || true)
 	if [ "$(cat "$LOGS/kunit-$id.rc")" != 0 ]; then
 		detail=$( (grep -m1 -E 'EXPECTATION FAILED|ASSERTION FAILED|\[FAILED\]|\[CRASHED\]|[Tt]imed out|Kernel panic' \
