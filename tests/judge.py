@@ -1016,8 +1016,9 @@ def judge(a, text):
             errors.append(f"migrate: the buffer was not all placed on another physical node than its workers'"
                           f" ({moved.group(0)[13:]}; workers on physical nodes {sorted(home)})")
         elif int(vm.get("numa_hint_faults_local", 0)) >= int(vm.get("numa_hint_faults", 0)):
-            errors.append(f"migrate: every NUMA hint fault counted local ({vm.get('numa_hint_faults_local')} of"
-                          f" {vm.get('numa_hint_faults')}), yet the buffer lay on another physical node")
+            errors.append(("migrate: no NUMA hint fault" if not int(vm.get("numa_hint_faults", 0)) else
+                           f"migrate: every NUMA hint fault counted local ({vm.get('numa_hint_faults_local')} of"
+                           f" {vm.get('numa_hint_faults')})") + ", yet the buffer lay on another physical node")
         elif not int(vm.get("numa_pages_migrated", 0)) or not back:
             errors.append(f"migrate: balancing moved no page to the workers' physical node"
                           f" ({int(vm.get('numa_hint_faults', 0))} hint faults,"
@@ -1281,11 +1282,11 @@ def selftest():
     cma_line = "OF: reserved mem: created CMA memory pool at 0x{:x}, size 64 MiB"
     mb = "[    0.000000] memblock_reserve: [0x{:016x}-0x{:016x}] arm64_memblock_init+0x15c/0x1f8"
     ok_mb = [mb.format(G + 2 * MiB, G + 20 * MiB)]
-    def load_remote(nodes, shared, migrated, local=30000):
+    def load_remote(nodes, shared, migrated, local=30000, faults=40000):
         """numaload siblings on CPUs 0-1, its buffer placed over @nodes."""
         return ["RIG numaload cpu-node 0:0 1:0 2:1 3:1", f"RIG numaload moved 8192 of 8192 pages over nodes {nodes}",
                 "RIG numaload cpus 0 1", f"RIG numaload pages shared {shared}",
-                f"RIG numaload vmstat numa_hint_faults=40000 numa_hint_faults_local={local}"
+                f"RIG numaload vmstat numa_hint_faults={faults} numa_hint_faults_local={local}"
                 f" numa_pages_migrated={migrated}"]
 
     good = [
@@ -1457,6 +1458,9 @@ def selftest():
         ("migrate: faults on the other physical node local", "every NUMA hint fault counted local",
          case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000, local=40000))),
+        ("migrate: no hint fault on the other physical node's pages", "no NUMA hint fault, yet",
+         case(qemu=qemu22, expect="count=4 migrate"),
+         report(two((2, 2)), extra=load_remote("1.3", "0:3000 1:2596 3:2596", 3000, local=0, faults=0))),
         ("migrate: no page moved", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
          report(two((2, 2)), extra=load_remote("1.3", "1:4096 3:4096", 0))),
         ("migrate: pages moved elsewhere", "balancing moved no page", case(qemu=qemu22, expect="count=4 migrate"),
